@@ -1,0 +1,680 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Analytic inverse kinematics of a planar two-link arm, without trigonometry.
+
+This module has no ROS dependency: numpy and the standard library only, so
+scripts, notebooks and benchmarks can use it as they use any other library.
+
+Conventions
+-----------
+The arm lies in the XY plane of its base frame with the shoulder at the
+origin; a z coordinate, where a caller has one, plays no part.  ``theta1`` is
+the angle of link 1 from +x, counter-clockwise positive; ``theta2`` is the
+angle of link 2 relative to link 1.  Forward kinematics::
+
+    elbow = r1 * (cos t1, sin t1)
+    tip   = elbow + r2 * (cos(t1 + t2), sin(t1 + t2))
+
+Both angles are wrapped to (-pi, pi].  ``up`` puts the elbow counter-clockwise
+of the ray from the base to the target (so theta2 <= 0), ``down`` is its
+mirror image (theta2 >= 0).  On the workspace boundary the two coincide:
+theta2 is 0 with the arm stretched and pi with it folded.
+
+Derivation
+----------
+The elbow ``e`` lies on two circles: ``|e| = r1`` around the shoulder and
+``|e - p| = r2`` around the target ``p``.  Subtracting the expanded second
+equation from the first removes the quadratic term and leaves a linear one::
+
+    e . p = (h + r1^2 - r2^2) / 2,        h = p . p
+
+so the component of ``e`` along ``p`` is fixed.  The perpendicular component
+follows from ``|e| = r1``.  Writing ``e = (w p + q p_perp) / (2 h)`` with
+``w = h + r1^2 - r2^2`` and ``p_perp = (-p_y, p_x)`` (``p`` turned a quarter
+counter-clockwise, so ``|p_perp|^2 = h``) and substituting into ``|e|^2 = r1^2``
+gives ``w^2 + q^2 = 4 r1^2 h``.  Instead of evaluating ``4 r1^2 h - w^2``, whose
+two terms cancel catastrophically near both workspace boundaries, we factor it
+exactly::
+
+    q^2 = 4 r1^2 h - w^2 = (L^2 - h) (h - D^2),   L = r1 + r2,  D = r1 - r2
+
+Each factor is a difference of two close numbers only where it is meant to be
+zero, and is then computed exactly (Sterbenz), so a target on the boundary
+gets ``q = 0`` exactly and a target beyond it a negative product: the
+reachability test and the square root share one expression.  ``+q`` is the
+``up`` elbow, ``-q`` the ``down`` one.  One division (``0.5 / h``) scales the
+elbow, one square root gives ``q``; nothing else is irrational.
+
+The angles come last, from two ``atan2`` calls that need no normalisation:
+``theta1`` is the direction of ``w p + q p_perp`` (the positive factor
+``1 / 2h`` does not change a direction) and ``theta2`` the direction of link 2
+seen from link 1, whose cosine and sine are proportional to
+``h - r1^2 - r2^2`` and ``-q`` (the dot and cross products of the two links,
+both divided by ``r1 r2 / 2``).
+
+Unreachable targets are either rejected or moved to the nearest reachable
+point on the base-to-target ray (``|p|`` clamped to ``[|D|, L]``).  The clamped
+point is put on the boundary with ``h`` set to ``L^2`` (or ``D^2``) exactly, so
+``q = 0`` and the elbow lands on its circle of radius r1 to the last bit,
+instead of the stretched arm one gets by clipping ``q^2`` at zero.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+import math
+from typing import Callable, NamedTuple, Optional, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    'ArmGeometry',
+    'BatchResult',
+    'Branch',
+    'ElbowPreference',
+    'IKResult',
+    'JointLimits',
+    'LINK_LENGTH_RANGE',
+    'Reason',
+    'Status',
+    'TwoBoneIK',
+    'UnreachablePolicy',
+    'forward',
+    'wrap_angle',
+]
+
+#: Link lengths outside this range are refused: inside it every intermediate
+#: product (up to the fourth power of a length) stays a normal double.
+LINK_LENGTH_RANGE = (1e-50, 1e50)
+
+# Below this squared distance the target is treated as the shoulder itself for
+# an arm with r1 == r2 (the only arm that can reach it); chosen so that the
+# squared length of any accepted arm times it stays far from underflow.
+_H_TINY = 2.0 ** -600
+_TINY_RADIUS = 2.0 ** -300  # sqrt(_H_TINY)
+_PI = math.pi
+_TWO_PI = 2.0 * math.pi
+
+FloatArray = npt.NDArray[np.float64]
+
+
+class Status(IntEnum):
+    """What the solver did with a target."""
+
+    SOLVED = 0
+    CLAMPED = 1
+    REJECTED = 2
+
+
+class Reason(IntEnum):
+    """Why a target was clamped or rejected (``NONE`` when it was solved)."""
+
+    NONE = 0
+    TOO_FAR = 1
+    TOO_CLOSE = 2
+    NON_FINITE = 3
+    JOINT_LIMITS = 4
+
+    @property
+    def label(self) -> str:
+        """Lower-case name used in logs, diagnostics and documentation."""
+        return self.name.lower()
+
+
+class Branch(IntEnum):
+    """Which of the two elbow positions a result uses."""
+
+    NONE = 0
+    UP = 1
+    DOWN = -1
+
+
+class ElbowPreference(str, Enum):
+    """Which branch to prefer; ``CLOSEST`` follows the previous solution."""
+
+    UP = 'up'
+    DOWN = 'down'
+    CLOSEST = 'closest'
+
+
+class UnreachablePolicy(str, Enum):
+    """What to do with a target outside the annulus the arm can reach."""
+
+    CLAMP = 'clamp'
+    REJECT = 'reject'
+
+
+def wrap_angle(angle: float) -> float:
+    """Wrap an angle to (-pi, pi], the interval every output angle lies in."""
+    wrapped = math.remainder(angle, _TWO_PI)
+    return _PI if wrapped == -_PI else wrapped
+
+
+def forward(r1: float, r2: float, theta1: float,
+            theta2: float) -> Tuple[Tuple[float, float], Tuple[float, float]]:
+    """Return ``(elbow, tip)`` for the given joint angles (the FK above)."""
+    elbow = (r1 * math.cos(theta1), r1 * math.sin(theta1))
+    phi = theta1 + theta2
+    return elbow, (elbow[0] + r2 * math.cos(phi), elbow[1] + r2 * math.sin(phi))
+
+
+def _check_length(name: str, value: float) -> float:
+    low, high = LINK_LENGTH_RANGE
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f'{name} must be a number of metres, got {value!r}')
+    value = float(value)
+    if not math.isfinite(value) or value <= 0.0:
+        raise ValueError(f'{name} must be a finite length > 0 m, got {value!r}')
+    if not low <= value <= high:
+        raise ValueError(f'{name} must lie in [{low:g}, {high:g}] m, got {value!r}')
+    return value
+
+
+@dataclass(frozen=True)
+class ArmGeometry:
+    """The two link lengths, validated once so that solving never has to."""
+
+    r1: float
+    r2: float
+
+    def __post_init__(self) -> None:
+        """Refuse lengths the solver cannot honour, naming the value."""
+        object.__setattr__(self, 'r1', _check_length('r1', self.r1))
+        object.__setattr__(self, 'r2', _check_length('r2', self.r2))
+
+    @property
+    def outer_radius(self) -> float:
+        """Reach with the arm stretched: r1 + r2."""
+        return self.r1 + self.r2
+
+    @property
+    def inner_radius(self) -> float:
+        """Reach with the arm folded: |r1 - r2| (0 when the links are equal)."""
+        return abs(self.r1 - self.r2)
+
+
+@dataclass(frozen=True)
+class JointLimits:
+    """Closed interval ``[lower, upper]`` of one joint, inside [-pi, pi]."""
+
+    lower: float = -_PI
+    upper: float = _PI
+
+    def __post_init__(self) -> None:
+        """Refuse limits that are not an ordered sub-interval of [-pi, pi]."""
+        lower, upper = float(self.lower), float(self.upper)
+        if not (math.isfinite(lower) and math.isfinite(upper)):
+            raise ValueError(f'joint limits must be finite, got [{lower!r}, {upper!r}]')
+        if lower > upper:
+            raise ValueError(f'joint limits need lower <= upper, got [{lower!r}, {upper!r}]')
+        # Angles are reported in (-pi, pi]; a limit beyond +-pi would admit an
+        # angle only as its 2*pi alias, which the conventions never produce.
+        if lower < -_PI or upper > _PI:
+            raise ValueError(
+                f'joint limits must lie within [-pi, pi] rad, got [{lower!r}, {upper!r}]')
+        object.__setattr__(self, 'lower', lower)
+        object.__setattr__(self, 'upper', upper)
+
+    @property
+    def is_full_circle(self) -> bool:
+        """True when the interval admits every angle the solver can produce."""
+        return self.lower <= -_PI and self.upper >= _PI
+
+    def contains(self, angle: float) -> bool:
+        """Tell whether ``angle`` (already wrapped) is within the limits."""
+        return self.lower <= angle <= self.upper
+
+
+class IKResult(NamedTuple):
+    """
+    One solved (or refused) target.
+
+    ``theta1``, ``theta2``, ``elbow`` and ``reached`` are None exactly when the
+    status is ``REJECTED``: a refused target has no angles rather than
+    made-up ones.  ``reached`` is where the tip goes: the target itself when
+    solved, the nearest reachable point when clamped.
+    """
+
+    theta1: Optional[float]
+    theta2: Optional[float]
+    elbow: Optional[Tuple[float, float]]
+    reached: Optional[Tuple[float, float]]
+    status: Status
+    reason: Reason
+    branch: Branch
+    branch_switched: bool = False
+
+
+SolveFunction = Callable[[float, float, Optional[Tuple[float, float]]], IKResult]
+
+
+class BatchResult(NamedTuple):
+    """
+    Results for N targets as arrays; row i describes target i.
+
+    Rejected rows hold 0.0 in every float array (never NaN) and ``Branch.NONE``;
+    read ``status`` before using a row.  ``status``, ``reason`` and ``branch``
+    hold the integer values of the enums of the same names.
+    """
+
+    theta1: FloatArray
+    theta2: FloatArray
+    elbow: FloatArray
+    reached: FloatArray
+    status: npt.NDArray[np.int8]
+    reason: npt.NDArray[np.int8]
+    branch: npt.NDArray[np.int8]
+    branch_switched: npt.NDArray[np.bool_]
+
+
+def _rejected(reason: Reason) -> IKResult:
+    return IKResult(None, None, None, None, Status.REJECTED, reason, Branch.NONE, False)
+
+
+_REJECTED = {reason: _rejected(reason) for reason in Reason if reason is not Reason.NONE}
+_new_result = tuple.__new__
+_SOLVED, _CLAMPED = Status.SOLVED, Status.CLAMPED
+_NONE, _UP, _DOWN = Branch.NONE, Branch.UP, Branch.DOWN
+_NO_REASON = Reason.NONE
+
+# Rows per block in solve_batch: small enough that the dozen temporaries of a
+# block stay in a 2 MiB L2 cache, large enough that numpy's per-call overhead
+# is a few percent of the work.
+_BATCH_BLOCK = 8192
+
+
+class TwoBoneIK:
+    """
+    A configured solver: arm, branch preference, reach policy, joint limits.
+
+    Everything that can be checked is checked here, once, so that the hot
+    path (``solve``) is arithmetic only.  Instances are immutable; build a new
+    one to change the configuration.
+
+    ``solve(x, y, previous=None)`` solves the target ``(x, y)`` in the base
+    frame and never raises for any float input; ``previous`` is the last
+    ``(theta1, theta2)`` of the arm, read only by the ``closest`` preference.
+    It is an instance attribute compiled per configuration (see ``_compile``).
+
+    >>> ik = TwoBoneIK(1.0, 0.5)
+    >>> r = ik.solve(1.2, 0.3)
+    >>> r.status.name, r.branch.name
+    ('SOLVED', 'UP')
+    """
+
+    def __init__(self, r1: float, r2: float,
+                 elbow: Union[ElbowPreference, str] = ElbowPreference.UP,
+                 unreachable: Union[UnreachablePolicy, str] = UnreachablePolicy.CLAMP,
+                 shoulder_limits: Optional[Tuple[float, float]] = None,
+                 elbow_limits: Optional[Tuple[float, float]] = None) -> None:
+        """Validate and precompute; raises ValueError naming any bad value."""
+        self.arm = ArmGeometry(r1, r2)
+        self.elbow = _enum_value(ElbowPreference, elbow, 'elbow')
+        self.unreachable = _enum_value(UnreachablePolicy, unreachable, 'unreachable')
+        self.shoulder_limits = _limits('shoulder_limits', shoulder_limits)
+        self.elbow_limits = _limits('elbow_limits', elbow_limits)
+        r1, r2 = self.arm.r1, self.arm.r2
+        self._limited = not (self.shoulder_limits.is_full_circle
+                             and self.elbow_limits.is_full_circle)
+        self._clamp = self.unreachable is UnreachablePolicy.CLAMP
+        self._l2 = (r1 + r2) * (r1 + r2)  # L^2
+        self._d2 = (r1 - r2) * (r1 - r2)  # D^2
+        self._k = (r1 - r2) * (r1 + r2)   # r1^2 - r2^2, w = h + k
+        self._r = r1 * r1 + r2 * r2       # h - r, the cosine term of theta2
+        self._h_min = max(self._d2, _H_TINY)
+        self._sign = -1.0 if self.elbow is ElbowPreference.DOWN else 1.0
+        self._finish: Callable[..., IKResult]
+        self.solve: SolveFunction = self._compile()
+
+    @property
+    def r1(self) -> float:
+        """Length of link 1 (shoulder to elbow), metres."""
+        return self.arm.r1
+
+    @property
+    def r2(self) -> float:
+        """Length of link 2 (elbow to tip), metres."""
+        return self.arm.r2
+
+    # ----------------------------------------------------------------- scalar
+
+    def _compile(self) -> SolveFunction:
+        """
+        Build the hot path as a closure over this configuration's constants.
+
+        A closure reads its constants as cell variables, several times faster
+        in CPython than attribute look-ups on ``self``; the scalar benchmark
+        measures the result.  Branches that a configuration can never take
+        (limits that admit every angle, a fixed preference) cost one test.
+        """
+        l2, d2, k, r = self._l2, self._d2, self._k, self._r
+        h_min = self._h_min
+        fixed_sign = self._sign
+        closest = self.elbow is ElbowPreference.CLOSEST
+        limited = self._limited
+        lo1, hi1 = self.shoulder_limits.lower, self.shoulder_limits.upper
+        lo2, hi2 = self.elbow_limits.lower, self.elbow_limits.upper
+        outside = self._solve_outside
+        sqrt, atan2, new, result = math.sqrt, math.atan2, _new_result, IKResult
+        solved, no_reason, up, down = _SOLVED, _NO_REASON, _UP, _DOWN
+        joint_limits = _REJECTED[Reason.JOINT_LIMITS]
+        pi = _PI
+
+        def finish(x: float, y: float, h: float, rx: float, ry: float, status: Status,
+                   reason: Reason, previous: Optional[Tuple[float, float]]) -> IKResult:
+            q = sqrt((l2 - h) * (h - d2))
+            w = h + k
+            c2 = h - r
+            sign = fixed_sign
+            if closest and previous is not None:
+                sign = _closest_sign(x, y, q, w, c2, previous)
+            qs = q * sign
+            num = w * y + qs * x
+            den = w * x - qs * y
+            # atan2 returns -pi for a first argument of -0.0 or one so small
+            # that pi minus it rounds to pi; the conventions want +pi there.
+            theta1 = atan2(num, den)
+            if theta1 == -pi:
+                theta1 = pi
+            theta2 = atan2(-qs, c2)
+            if theta2 == -pi:
+                theta2 = pi
+            switched = False
+            if limited and not (lo1 <= theta1 <= hi1 and lo2 <= theta2 <= hi2):
+                qs = -qs
+                num = w * y + qs * x
+                den = w * x - qs * y
+                theta1 = atan2(num, den)
+                if theta1 == -pi:
+                    theta1 = pi
+                theta2 = atan2(-qs, c2)
+                if theta2 == -pi:
+                    theta2 = pi
+                if not (lo1 <= theta1 <= hi1 and lo2 <= theta2 <= hi2):
+                    return joint_limits
+                sign = -sign
+                switched = True
+            inv = 0.5 / h
+            return new(result, (theta1, theta2, (den * inv, num * inv), (rx, ry), status,
+                                reason, up if sign > 0.0 else down, switched))
+
+        def solve(x: float, y: float,
+                  previous: Optional[Tuple[float, float]] = None) -> IKResult:
+            h = x * x + y * y
+            if h_min <= h <= l2:  # False for NaN: checked in outside()
+                return finish(x, y, h, x, y, solved, no_reason, previous)
+            return outside(x, y, h, previous)
+
+        self._finish = finish
+        return solve
+
+    def _solve_outside(self, x: float, y: float, h: float,
+                       previous: Optional[Tuple[float, float]]) -> IKResult:
+        """Targets off the fast path: non-finite, out of reach, or at the base."""
+        if not (math.isfinite(x) and math.isfinite(y)):
+            return _REJECTED[Reason.NON_FINITE]
+        ux, uy = _direction(x, y)
+        if h > self._l2:
+            reason, radius, h_on_boundary = Reason.TOO_FAR, self.arm.outer_radius, self._l2
+        elif self._d2 > 0.0:
+            reason, radius, h_on_boundary = Reason.TOO_CLOSE, self.arm.inner_radius, self._d2
+        else:
+            # r1 == r2 and the target is (all but) the shoulder: reachable with
+            # the arm folded.  Solve for a stand-in point on the same ray, far
+            # enough from zero for the arithmetic, and report the target itself.
+            tx, ty = _TINY_RADIUS * ux, _TINY_RADIUS * uy
+            return self._finish(tx, ty, _H_TINY, x, y, _SOLVED, _NO_REASON, previous)
+        if not self._clamp:
+            return _REJECTED[reason]
+        cx, cy = radius * ux, radius * uy
+        return self._finish(cx, cy, h_on_boundary, cx, cy, _CLAMPED, reason, previous)
+
+    # ------------------------------------------------------------------ batch
+
+    def solve_batch(self, points: npt.ArrayLike,
+                    previous: Optional[npt.ArrayLike] = None) -> BatchResult:
+        """
+        Solve N targets at once; same semantics and arithmetic as ``solve``.
+
+        ``points`` has shape (N, 2).  ``previous`` (for ``closest``) is one
+        ``(theta1, theta2)`` pair for all rows or an (N, 2) array.  The work is
+        vectorised and done in cache-sized blocks of rows; no Python code runs
+        per target.
+        """
+        pts = np.asarray(points, dtype=np.float64)
+        if pts.ndim != 2 or pts.shape[1] != 2:
+            raise ValueError(f'points must have shape (N, 2), got {pts.shape}')
+        n = pts.shape[0]
+        prev = None
+        if previous is not None and self.elbow is ElbowPreference.CLOSEST:
+            prev = np.broadcast_to(np.asarray(previous, dtype=np.float64), (n, 2))
+        out = BatchResult(
+            np.empty(n), np.empty(n), np.empty((n, 2)), pts.copy(),
+            np.zeros(n, np.int8), np.zeros(n, np.int8),
+            np.full(n, _UP if self._sign > 0.0 else _DOWN, np.int8), np.zeros(n, np.bool_))
+        work = _BatchWork(min(n, _BATCH_BLOCK))
+        # Overflow and NaN in the first products are expected and handled.
+        with np.errstate(all='ignore'):
+            for start in range(0, n, _BATCH_BLOCK):
+                self._solve_block(pts, prev, out, work, slice(start, min(start + _BATCH_BLOCK, n)))
+        return out
+
+    def _solve_block(self, pts: FloatArray, prev: Optional[FloatArray],
+                     out: BatchResult, work: '_BatchWork', rows: slice) -> None:
+        """Fill ``rows`` of ``out``: the body of solve_batch, one block at a time."""
+        x, y, h, q, w, c2, t, num, den = work.views(rows.stop - rows.start)
+        np.copyto(x, pts[rows, 0])
+        np.copyto(y, pts[rows, 1])
+        np.multiply(x, x, out=h)
+        np.multiply(y, y, out=t)
+        np.add(h, t, out=h)
+        status, reason, branch = out.status[rows], out.reason[rows], out.branch[rows]
+        # min/max propagate NaN, so this one test also catches non-finite rows
+        special = not (h.min() >= self._h_min and h.max() <= self._l2)
+        if special:
+            self._prepare_outside_rows(x, y, h, out.reached[rows], status, reason)
+        np.subtract(self._l2, h, out=q)
+        np.subtract(h, self._d2, out=t)
+        np.multiply(q, t, out=q)
+        np.sqrt(q, out=q)
+        np.add(h, self._k, out=w)
+        np.subtract(h, self._r, out=c2)
+        if prev is not None:
+            sign = self._closest_signs(x, y, q, w, c2, prev[rows])
+            np.multiply(q, sign, out=q)
+            np.copyto(branch, np.where(sign > 0.0, np.int8(_UP), np.int8(_DOWN)))
+        elif self._sign < 0.0:
+            np.negative(q, out=q)
+        theta1, theta2 = out.theta1[rows], out.theta2[rows]
+        _branch_angles(x, y, q, w, c2, num, den, t, theta1, theta2)
+        if self._limited:
+            out.branch_switched[rows] = self._apply_limits(
+                x, y, q, w, c2, num, den, theta1, theta2, branch, reason, status)
+        np.divide(0.5, h, out=t)
+        np.multiply(den, t, out=out.elbow[rows, 0])
+        np.multiply(num, t, out=out.elbow[rows, 1])
+        if special or self._limited:
+            rejected = status == Status.REJECTED
+            for array in (theta1, theta2, out.elbow[rows], out.reached[rows]):
+                array[rejected] = 0.0
+            branch[rejected] = _NONE
+
+    def _prepare_outside_rows(self, x: FloatArray, y: FloatArray, h: FloatArray,
+                              reached: FloatArray, status: npt.NDArray[np.int8],
+                              reason: npt.NDArray[np.int8]) -> None:
+        """Vectorised twin of ``_solve_outside``: rewrite the rows it handles."""
+        finite = np.isfinite(x) & np.isfinite(y)
+        far = finite & (h > self._l2)
+        near = finite & ~far & (h < self._h_min)
+        ux, uy = _directions(np.where(finite, x, 1.0), np.where(finite, y, 0.0))
+        if self._d2 > 0.0:
+            clamp_rows = [(far, self.arm.outer_radius, self._l2, Reason.TOO_FAR),
+                          (near, self.arm.inner_radius, self._d2, Reason.TOO_CLOSE)]
+        else:
+            clamp_rows = [(far, self.arm.outer_radius, self._l2, Reason.TOO_FAR)]
+            # stand-in point for a target at the shoulder, as in the scalar path
+            x[near], y[near], h[near] = _TINY_RADIUS * ux[near], _TINY_RADIUS * uy[near], _H_TINY
+        for mask, radius, h_on_boundary, why in clamp_rows:
+            x[mask], y[mask], h[mask] = radius * ux[mask], radius * uy[mask], h_on_boundary
+            reason[mask] = why
+            if self._clamp:
+                status[mask] = Status.CLAMPED
+                reached[mask, 0], reached[mask, 1] = x[mask], y[mask]
+            else:
+                status[mask] = Status.REJECTED
+        bad = ~finite
+        reason[bad], status[bad] = Reason.NON_FINITE, Status.REJECTED
+        # a harmless reachable point, so the arithmetic stays finite on these rows
+        x[bad], y[bad], h[bad] = self.arm.outer_radius, 0.0, self._l2
+
+    def _closest_signs(self, x: FloatArray, y: FloatArray, q: FloatArray, w: FloatArray,
+                       c2: FloatArray, prev: FloatArray) -> FloatArray:
+        """Per-row twin of ``_closest_sign``."""
+        up1 = np.arctan2(w * y + q * x, w * x - q * y)
+        up2 = np.arctan2(-q, c2)
+        down1 = np.arctan2(w * y - q * x, w * x + q * y)
+        down2 = np.arctan2(q, c2)
+        p1, p2 = prev[:, 0], prev[:, 1]
+        d_up = np.maximum(_wrapped_abs(up1 - p1), _wrapped_abs(up2 - p2))
+        d_down = np.maximum(_wrapped_abs(down1 - p1), _wrapped_abs(down2 - p2))
+        usable = np.isfinite(p1) & np.isfinite(p2)
+        return np.where(usable & (d_down < d_up), -1.0, 1.0)
+
+    def _apply_limits(self, x: FloatArray, y: FloatArray, q: FloatArray, w: FloatArray,
+                      c2: FloatArray, num: FloatArray, den: FloatArray,
+                      theta1: FloatArray, theta2: FloatArray, branch: npt.NDArray[np.int8],
+                      reason: npt.NDArray[np.int8],
+                      status: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
+        """Per-row twin of the limit handling in ``_finish``; returns switched rows."""
+        outside = ~self._within_limits(theta1, theta2)
+        outside &= status != Status.REJECTED
+        if not outside.any():
+            return outside
+        o_q = -q[outside]
+        o_num, o_den = np.empty_like(o_q), np.empty_like(o_q)
+        o_t1, o_t2 = np.empty_like(o_q), np.empty_like(o_q)
+        _branch_angles(x[outside], y[outside], o_q, w[outside], c2[outside],
+                       o_num, o_den, np.empty_like(o_q), o_t1, o_t2)
+        fits = self._within_limits(o_t1, o_t2)
+        switched = np.zeros_like(outside)
+        switched[outside] = fits
+        q[switched], num[switched], den[switched] = o_q[fits], o_num[fits], o_den[fits]
+        theta1[switched], theta2[switched] = o_t1[fits], o_t2[fits]
+        branch[switched] = -branch[switched]
+        refused = outside & ~switched
+        reason[refused], status[refused] = Reason.JOINT_LIMITS, Status.REJECTED
+        return switched
+
+    def _within_limits(self, theta1: FloatArray, theta2: FloatArray) -> npt.NDArray[np.bool_]:
+        s, e = self.shoulder_limits, self.elbow_limits
+        return ((theta1 >= s.lower) & (theta1 <= s.upper)
+                & (theta2 >= e.lower) & (theta2 <= e.upper))
+
+
+class _BatchWork:
+    """Scratch arrays reused by every block of one solve_batch call."""
+
+    def __init__(self, size: int) -> None:
+        self._buffer = np.empty((9, max(size, 1)))
+
+    def views(self, m: int) -> Tuple[FloatArray, ...]:
+        return tuple(self._buffer[i, :m] for i in range(len(self._buffer)))
+
+
+def _branch_angles(x: FloatArray, y: FloatArray, qs: FloatArray, w: FloatArray,
+                   c2: FloatArray, num: FloatArray, den: FloatArray, t: FloatArray,
+                   theta1: FloatArray, theta2: FloatArray) -> None:
+    """Array twin of the scalar arithmetic in ``finish`` for a signed q."""
+    np.multiply(w, y, out=num)
+    np.multiply(qs, x, out=t)
+    np.add(num, t, out=num)
+    np.multiply(w, x, out=den)
+    np.multiply(qs, y, out=t)
+    np.subtract(den, t, out=den)
+    np.arctan2(num, den, out=theta1)
+    np.negative(qs, out=t)
+    np.arctan2(t, c2, out=theta2)
+    _replace_minus_pi(theta1)
+    _replace_minus_pi(theta2)
+
+
+def _replace_minus_pi(theta: FloatArray) -> None:
+    """Array twin of the scalar ``-pi -> pi`` correction after atan2."""
+    if theta.size and theta.min() == -_PI:
+        np.copyto(theta, _PI, where=theta == -_PI)
+
+
+def _enum_value(kind: type, value: object, name: str) -> Enum:
+    try:
+        return kind(value)  # type: ignore[no-any-return]
+    except ValueError:
+        choices = ', '.join(repr(member.value) for member in kind)  # type: ignore[attr-defined]
+        raise ValueError(f'{name} must be one of {choices}, got {value!r}') from None
+
+
+def _limits(name: str, value: Optional[Tuple[float, float]]) -> JointLimits:
+    if value is None:
+        return JointLimits()
+    try:
+        lower, upper = value
+    except (TypeError, ValueError):
+        raise ValueError(f'{name} must be two numbers [min, max], got {value!r}') from None
+    try:
+        return JointLimits(float(lower), float(upper))
+    except (TypeError, ValueError) as error:
+        raise ValueError(f'{name}: {error}') from None
+
+
+def _direction(x: float, y: float) -> Tuple[float, float]:
+    """Unit vector along (x, y) without overflow or underflow; +x for (0, 0)."""
+    m = max(abs(x), abs(y))
+    if m == 0.0:
+        return 1.0, 0.0
+    sx, sy = x / m, y / m
+    n = math.hypot(sx, sy)
+    return sx / n, sy / n
+
+
+def _directions(x: FloatArray, y: FloatArray) -> Tuple[FloatArray, FloatArray]:
+    """Array twin of ``_direction``."""
+    m = np.maximum(np.abs(x), np.abs(y))
+    zero = m == 0.0
+    m[zero] = 1.0
+    sx, sy = x / m, y / m
+    sx[zero] = 1.0
+    n = np.hypot(sx, sy)
+    return sx / n, sy / n
+
+
+def _closest_sign(x: float, y: float, q: float, w: float, c2: float,
+                  previous: Tuple[float, float]) -> float:
+    """+1.0 (up) or -1.0 (down), whichever is nearer ``previous`` in L-inf."""
+    p1, p2 = previous
+    if not (math.isfinite(p1) and math.isfinite(p2)):
+        return 1.0
+    up = _joint_distance(math.atan2(w * y + q * x, w * x - q * y), math.atan2(-q, c2), p1, p2)
+    down = _joint_distance(math.atan2(w * y - q * x, w * x + q * y), math.atan2(q, c2), p1, p2)
+    return -1.0 if down < up else 1.0
+
+
+def _joint_distance(t1: float, t2: float, p1: float, p2: float) -> float:
+    return max(abs(math.remainder(t1 - p1, _TWO_PI)), abs(math.remainder(t2 - p2, _TWO_PI)))
+
+
+def _wrapped_abs(delta: FloatArray) -> FloatArray:
+    return np.abs(np.remainder(delta + _PI, _TWO_PI) - _PI)
