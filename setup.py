@@ -1,0 +1,61 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Build description of the ament_python package.
+
+install_requires names only what pip can always provide: on a ROS install
+rclpy and the message packages come from the distribution, not from PyPI.
+"""
+
+from glob import glob
+import os
+
+from setuptools import find_packages, setup
+
+package_name = 'twobone_ik_ros'
+
+
+def share(folder, pattern='*'):
+    """Install every file matching ``folder/pattern`` under share/<package>/folder."""
+    return (os.path.join('share', package_name, folder), sorted(glob(os.path.join(folder, pattern))))
+
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=find_packages(exclude=['test', 'benchmarks']),
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml']),
+        share('launch', '*.launch.*'),
+        share('config', '*.yaml'),
+        share('rviz', '*.rviz'),
+        share('urdf', '*.urdf'),
+    ],
+    install_requires=['setuptools', 'numpy'],
+    zip_safe=True,
+    maintainer='twobone_ik_ros maintainers',
+    maintainer_email='maintainers@twobone-ik.dev',
+    description='Analytic two-link inverse kinematics node for ROS 2',
+    license='Apache-2.0',
+    tests_require=['pytest'],
+    entry_points={
+        'console_scripts': [
+            'twobone_ik_node = twobone_ik_ros.node:main',
+            'target_publisher = twobone_ik_ros.target_publisher:main',
+            'twobone_ik_demo = twobone_ik_ros.demo:main',
+        ],
+    },
+)

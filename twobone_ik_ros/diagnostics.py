@@ -1,0 +1,88 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Counters of what happened to every target, and their DiagnosticArray form.
+
+Every target the node receives is counted exactly once, as solved, clamped or
+rejected with one reason, so ``received == solved + clamped + sum(rejected)``
+always holds; that is what makes "nothing is dropped silently" checkable from
+outside, with ``ros2 topic echo /diagnostics`` or rqt_robot_monitor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, Mapping
+
+from builtin_interfaces.msg import Time
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+
+#: Rejection reasons, in the order they are reported.  The first three are
+#: the node's own (before the solver sees the target), the rest the solver's.
+REJECT_REASONS = ('non_finite', 'out_of_range', 'unknown_frame',
+                  'too_far', 'too_close', 'joint_limits')
+HARDWARE_ID = 'twobone_ik'
+
+
+@dataclass
+class TargetCounters:
+    """Running totals since start-up, plus rejections since the last report."""
+
+    received: int = 0
+    solved: int = 0
+    clamped: int = 0
+    rejected: Dict[str, int] = field(default_factory=lambda: dict.fromkeys(REJECT_REASONS, 0))
+    rejected_since_report: int = 0
+
+    def reject(self, reason: str) -> None:
+        """Count one rejected target (``reason`` from REJECT_REASONS)."""
+        self.rejected[reason] += 1
+        self.rejected_since_report += 1
+
+    @property
+    def rejected_total(self) -> int:
+        """All rejected targets, whatever the reason."""
+        return sum(self.rejected.values())
+
+
+def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
+                      parameters: Mapping[str, Any]) -> DiagnosticArray:
+    """
+    One DiagnosticStatus with the counters and the current parameters.
+
+    The level is WARN when targets were rejected since the previous report
+    (so the warning clears once the bad input stops), OK otherwise.
+    """
+    status = DiagnosticStatus(name=f'{node_name}: targets', hardware_id=HARDWARE_ID)
+    recent = counters.rejected_since_report
+    if recent:
+        status.level = DiagnosticStatus.WARN
+        worst = max(REJECT_REASONS, key=lambda reason: counters.rejected[reason])
+        status.message = f'{recent} target(s) rejected since the last report (most: {worst})'
+    else:
+        status.level = DiagnosticStatus.OK
+        status.message = 'solving targets' if counters.received else 'waiting for targets'
+    values = [
+        ('received', counters.received),
+        ('solved', counters.solved),
+        ('clamped', counters.clamped),
+        ('rejected', counters.rejected_total),
+    ]
+    values += [(f'rejected.{reason}', counters.rejected[reason]) for reason in REJECT_REASONS]
+    values += [(f'param.{name}', value) for name, value in parameters.items()]
+    status.values = [KeyValue(key=key, value=str(value)) for key, value in values]
+    array = DiagnosticArray(status=[status])
+    array.header.stamp = stamp
+    return array

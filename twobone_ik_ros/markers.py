@@ -1,0 +1,110 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+RViz markers for the arm: a pure function of the arm, its angles and a target.
+
+Namespaces and ids are fixed (``MARKER_IDS``) so that each publication
+replaces the previous one in RViz instead of piling up; sizes scale with the
+arm so a 5 cm arm and a 5 m arm both look right.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Dict, Iterable, Optional, Tuple
+
+from builtin_interfaces.msg import Time
+from geometry_msgs.msg import Point
+from std_msgs.msg import ColorRGBA
+from visualization_msgs.msg import Marker, MarkerArray
+
+from twobone_ik_ros.solver import forward, Status
+
+NS_LINKS = 'links'
+NS_JOINTS = 'joints'
+NS_TARGET = 'target'
+NS_WORKSPACE = 'workspace'
+#: (namespace, id) of every marker; the outer workspace circle is id 0, the inner id 1
+MARKER_IDS = ((NS_LINKS, 0), (NS_JOINTS, 0), (NS_TARGET, 0), (NS_WORKSPACE, 0),
+              (NS_WORKSPACE, 1))
+
+CIRCLE_SEGMENTS = 72
+LINK_COLOUR = (0.15, 0.45, 0.9, 1.0)
+JOINT_COLOUR = (0.95, 0.95, 0.95, 1.0)
+WORKSPACE_COLOUR = (0.6, 0.6, 0.6, 0.6)
+TARGET_COLOURS: Dict[Status, Tuple[float, float, float, float]] = {
+    Status.SOLVED: (0.1, 0.8, 0.25, 1.0),
+    Status.CLAMPED: (1.0, 0.6, 0.0, 1.0),
+    Status.REJECTED: (0.9, 0.1, 0.1, 1.0),
+}
+
+
+def build_markers(frame_id: str, stamp: Time, r1: float, r2: float,
+                  angles: Tuple[float, float] = (0.0, 0.0),
+                  target: Optional[Tuple[float, float]] = None,
+                  target_status: Status = Status.SOLVED) -> MarkerArray:
+    """
+    Draw the arm at ``angles``, the target (if any) and the workspace circles.
+
+    Everything is in ``frame_id`` at z = 0.  The target's colour tells what the
+    solver did with it: green solved, orange clamped, red rejected.
+    """
+    size = r1 + r2
+    elbow, tip = forward(r1, r2, angles[0], angles[1])
+    arm_points = ((0.0, 0.0), elbow, tip)
+
+    links = _marker(frame_id, stamp, NS_LINKS, 0, Marker.LINE_STRIP, LINK_COLOUR)
+    links.scale.x = 0.025 * size
+    links.points = _points(arm_points)
+
+    joints = _marker(frame_id, stamp, NS_JOINTS, 0, Marker.SPHERE_LIST, JOINT_COLOUR)
+    joints.scale.x = joints.scale.y = joints.scale.z = 0.05 * size
+    joints.points = _points(arm_points)
+
+    shown = Marker.ADD if target is not None else Marker.DELETE
+    goal = _marker(frame_id, stamp, NS_TARGET, 0, Marker.SPHERE, TARGET_COLOURS[target_status],
+                   action=shown)
+    goal.scale.x = goal.scale.y = goal.scale.z = 0.06 * size
+    if target is not None:
+        goal.pose.position.x, goal.pose.position.y = float(target[0]), float(target[1])
+
+    markers = [links, joints, goal]
+    for marker_id, radius in enumerate((size, abs(r1 - r2))):
+        circle = _marker(frame_id, stamp, NS_WORKSPACE, marker_id, Marker.LINE_STRIP,
+                         WORKSPACE_COLOUR)
+        circle.scale.x = 0.005 * size
+        circle.points = _points(_circle(radius))
+        markers.append(circle)
+    return MarkerArray(markers=markers)
+
+
+def _marker(frame_id: str, stamp: Time, ns: str, marker_id: int, kind: int,
+            colour: Tuple[float, float, float, float], action: int = Marker.ADD) -> Marker:
+    marker = Marker(ns=ns, id=marker_id, type=kind, action=action)
+    marker.header.frame_id = frame_id
+    marker.header.stamp = stamp
+    marker.pose.orientation.w = 1.0
+    marker.color = ColorRGBA(r=colour[0], g=colour[1], b=colour[2], a=colour[3])
+    return marker
+
+
+def _points(xy: Iterable[Tuple[float, float]]) -> list:
+    return [Point(x=float(x), y=float(y), z=0.0) for x, y in xy]
+
+
+def _circle(radius: float) -> Iterable[Tuple[float, float]]:
+    step = 2.0 * math.pi / CIRCLE_SEGMENTS
+    return ((radius * math.cos(i * step), radius * math.sin(i * step))
+            for i in range(CIRCLE_SEGMENTS + 1))
