@@ -29,7 +29,8 @@ package_name = 'twobone_ik_ros'
 
 def share(folder, pattern='*'):
     """Install every file matching ``folder/pattern`` under share/<package>/folder."""
-    return (os.path.join('share', package_name, folder), sorted(glob(os.path.join(folder, pattern))))
+    files = sorted(glob(os.path.join(folder, pattern)))
+    return (os.path.join('share', package_name, folder), files)
 
 
 setup(

@@ -154,7 +154,7 @@ class Probe:
         return self._call(self._set, request).results
 
     def get_parameters(self, *names):
-        """Current values (as Python values) of the named parameters."""
+        """Return the current values of the named parameters as Python values."""
         request = GetParameters.Request(names=list(names))
         values = self._call(self._get, request).values
         return {name: Parameter.from_parameter_msg(ParameterMsg(name=name, value=value)).value
@@ -181,7 +181,7 @@ class Probe:
 
 
 def all_finite(messages):
-    """True when no float in the recorded messages is NaN or infinite."""
+    """Tell whether every float in the recorded messages is finite."""
     for msg in messages:
         if isinstance(msg, JointState):
             values = list(msg.position)

@@ -23,14 +23,13 @@ arm so a 5 cm arm and a 5 m arm both look right.
 from __future__ import annotations
 
 import math
-from typing import Dict, Iterable, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Point
 from std_msgs.msg import ColorRGBA
-from visualization_msgs.msg import Marker, MarkerArray
-
 from twobone_ik_ros.solver import forward, Status
+from visualization_msgs.msg import Marker, MarkerArray
 
 NS_LINKS = 'links'
 NS_JOINTS = 'joints'
@@ -100,7 +99,7 @@ def _marker(frame_id: str, stamp: Time, ns: str, marker_id: int, kind: int,
     return marker
 
 
-def _points(xy: Iterable[Tuple[float, float]]) -> list:
+def _points(xy: Iterable[Tuple[float, float]]) -> List[Point]:
     return [Point(x=float(x), y=float(y), z=0.0) for x, y in xy]
 
 

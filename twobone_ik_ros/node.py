@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, Type
 
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
@@ -44,13 +44,12 @@ from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from sensor_msgs.msg import JointState
-from visualization_msgs.msg import MarkerArray
-
 from twobone_ik_ros.diagnostics import build_diagnostics, TargetCounters
 from twobone_ik_ros.markers import build_markers
 from twobone_ik_ros.parameters import (
     descriptor, IKConfig, PARAMETER_NAMES, PARAMETERS, validate, validate_change)
 from twobone_ik_ros.solver import Status
+from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'twobone_ik'
 QUEUE_DEPTH = 10
@@ -61,7 +60,7 @@ WARNING_PERIOD_S = 2.0
 #: meant (1e308 m); such targets are refused instead of clamped.
 MAX_COORDINATE = math.sqrt(sys.float_info.max)
 # rclpy's parameter exceptions share a base class only in newer releases
-_CONFIG_ERRORS: Tuple[type, ...] = (
+_CONFIG_ERRORS: Tuple[Type[BaseException], ...] = (
     ValueError, getattr(rclpy.exceptions, 'ParameterException', ValueError))
 
 
@@ -118,15 +117,17 @@ class TwoBoneIKNode(Node):
             return
         result = config.solver.solve(x, y, self._previous)
         if result.status is Status.REJECTED:
-            self._reject(result.reason.label, lambda: (
+            reason = result.reason.label
+            self._reject(reason, lambda: (
                 f'target ({x:.6g}, {y:.6g}) in {config.base_frame} rejected: '
-                f'{_REJECTION_TEXT[result.reason.label]} (unreachable={config.unreachable.value})'))
+                f'{_REJECTION_TEXT[reason]} (unreachable={config.unreachable.value})'))
             self._show_target((x, y), Status.REJECTED)
             return
         stamp = msg.header.stamp
         if not (stamp.sec or stamp.nanosec):
             stamp = self.get_clock().now().to_msg()
-        theta1, theta2 = result.theta1, result.theta2
+        theta1, theta2, elbow_xy = result.theta1, result.theta2, result.elbow
+        assert theta1 is not None and theta2 is not None and elbow_xy is not None
         joints = JointState()
         joints.header.stamp = stamp
         joints.name = list(config.joint_names)
@@ -135,7 +136,7 @@ class TwoBoneIKNode(Node):
         elbow = PointStamped()
         elbow.header.stamp = stamp
         elbow.header.frame_id = config.base_frame
-        elbow.point.x, elbow.point.y = result.elbow
+        elbow.point.x, elbow.point.y = elbow_xy
         self._elbow_pub.publish(elbow)
         if result.status is Status.CLAMPED:
             counters.clamped += 1
@@ -172,9 +173,9 @@ class TwoBoneIKNode(Node):
         try:
             transform = self._tf_buffer.lookup_transform(base_frame, source, rclpy.time.Time())
         except Exception as error:  # tf2 raises several unrelated exception types
+            detail = f'{type(error).__name__}: {error}'
             self._reject('unknown_frame', lambda: (
-                f'target in frame {source!r} dropped: no transform to {base_frame!r} '
-                f'({type(error).__name__}: {error})'))
+                f'target in frame {source!r} dropped: no transform to {base_frame!r} ({detail})'))
             return None
         return _apply_transform(transform.transform, msg.point.x, msg.point.y, msg.point.z)
 
@@ -199,7 +200,7 @@ class TwoBoneIKNode(Node):
 
     # ------------------------------------------------------- parameters
 
-    def _on_set_parameters(self, parameters: List[Parameter]) -> SetParametersResult:
+    def _on_set_parameters(self, parameters: List[Parameter[Any]]) -> SetParametersResult:
         """Apply a runtime change only if the whole new configuration is valid."""
         changes = {p.name: p.value for p in parameters if p.name in PARAMETER_NAMES}
         if not changes:
@@ -216,12 +217,12 @@ class TwoBoneIKNode(Node):
 
     @property
     def config(self) -> IKConfig:
-        """The configuration in force (read-only view for tests and tools)."""
+        """Return the configuration in force (read-only, for tests and tools)."""
         return self._config
 
     @property
     def counters(self) -> TargetCounters:
-        """What happened to the targets so far."""
+        """Return the counts of what happened to the targets so far."""
         return self._counters
 
 
@@ -238,7 +239,7 @@ def _describe(config: IKConfig) -> str:
 
 
 def _make_tf_buffer(node: Node) -> Any:
-    """A tf2 buffer with a listener, or None where tf2_ros cannot be imported."""
+    """Return a tf2 buffer with a listener, or None where tf2_ros cannot be imported."""
     try:
         import tf2_ros
     except ImportError:
@@ -247,7 +248,8 @@ def _make_tf_buffer(node: Node) -> Any:
             'frame_id) are used')
         return None
     buffer = tf2_ros.Buffer()
-    node._tf_listener = tf2_ros.TransformListener(buffer, node)  # kept alive with the node
+    # the listener subscribes to /tf and must live as long as the node
+    setattr(node, '_tf_listener', tf2_ros.TransformListener(buffer, node))
     return buffer
 
 

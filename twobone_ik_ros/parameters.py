@@ -182,7 +182,7 @@ def _joint_names(value: Any) -> Tuple[str, str]:
 
 def descriptor(spec: ParameterSpec) -> Any:
     """
-    The rcl_interfaces ParameterDescriptor for ``spec`` (imports ROS lazily).
+    Build the rcl_interfaces ParameterDescriptor for ``spec`` (imports ROS lazily).
 
     Every parameter is declared with dynamic typing, so that whatever a user
     sends reaches ``validate``: ``r1:=1`` (an INTEGER) is accepted as a double,

@@ -77,7 +77,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 import math
-from typing import Callable, NamedTuple, Optional, Tuple, Union
+from typing import Callable, Dict, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -232,7 +232,7 @@ class JointLimits:
 
     @property
     def is_full_circle(self) -> bool:
-        """True when the interval admits every angle the solver can produce."""
+        """Tell whether the interval admits every angle the solver can produce."""
         return self.lower <= -_PI and self.upper >= _PI
 
     def contains(self, angle: float) -> bool:
@@ -286,7 +286,8 @@ def _rejected(reason: Reason) -> IKResult:
     return IKResult(None, None, None, None, Status.REJECTED, reason, Branch.NONE, False)
 
 
-_REJECTED = {reason: _rejected(reason) for reason in Reason if reason is not Reason.NONE}
+_REJECTED: Dict[Reason, IKResult] = {
+    reason: _rejected(reason) for reason in Reason if reason is not Reason.NONE}
 _new_result = tuple.__new__
 _SOLVED, _CLAMPED = Status.SOLVED, Status.CLAMPED
 _NONE, _UP, _DOWN = Branch.NONE, Branch.UP, Branch.DOWN
@@ -641,7 +642,7 @@ def _limits(name: str, value: Optional[Tuple[float, float]]) -> JointLimits:
 
 
 def _direction(x: float, y: float) -> Tuple[float, float]:
-    """Unit vector along (x, y) without overflow or underflow; +x for (0, 0)."""
+    """Return the unit vector along (x, y), free of overflow and underflow; +x for 0."""
     m = max(abs(x), abs(y))
     if m == 0.0:
         return 1.0, 0.0

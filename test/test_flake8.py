@@ -1,0 +1,32 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""flake8 with ROS 2's configuration, as in the ament_python template."""
+
+import os
+
+from ament_flake8.main import main_with_errors
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# named, not '.', so that the checkout's .venv is not linted
+LINTED = ('setup.py', 'twobone_ik_ros', 'test', 'launch', 'benchmarks')
+
+
+@pytest.mark.flake8
+@pytest.mark.linter
+def test_flake8():
+    rc, errors = main_with_errors(argv=[os.path.join(ROOT, p) for p in LINTED])
+    assert rc == 0, \
+        'Found %d code style errors / warnings:\n' % len(errors) + '\n'.join(errors)
