@@ -1,0 +1,209 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The headless main job: the IK node following the demo targets, watched.
+
+Starts ``twobone_ik_node`` and ``target_publisher`` as processes of their own,
+listens to what they publish, prints a live summary once a second (targets,
+solved, clamped, rejected, latency target -> joint_states), and finally
+draws the arm from the published joint states and elbow points: an animated
+GIF and a PNG strip.  No RViz, no display, no ROS install needed.
+
+    python -m twobone_ik_ros.demo --duration 12 --pattern figure_eight
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+Stamp = Tuple[int, int]
+
+
+def _stamp(msg: Any) -> Stamp:
+    return (msg.header.stamp.sec, msg.header.stamp.nanosec)
+
+
+def _percentile(values: Sequence[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
+
+
+class Recorder:
+    """An rclpy node recording targets and the IK node's answers by stamp."""
+
+    def __init__(self) -> None:
+        """Subscribe to the demo's topics in a context of its own."""
+        from diagnostic_msgs.msg import DiagnosticArray
+        from geometry_msgs.msg import PointStamped
+        import rclpy
+        from rclpy.executors import SingleThreadedExecutor
+        from sensor_msgs.msg import JointState
+
+        self._rclpy = rclpy
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context)
+        self.node = rclpy.create_node('twobone_ik_demo_recorder', context=self.context)
+        self.executor = SingleThreadedExecutor(context=self.context)
+        self.executor.add_node(self.node)
+        self.targets: Dict[Stamp, Tuple[float, float]] = {}
+        self.order: List[Stamp] = []
+        self.angles: Dict[Stamp, Tuple[float, float]] = {}
+        self.elbows: Dict[Stamp, Tuple[float, float]] = {}
+        self.latencies: List[float] = []
+        self.counts: Dict[str, str] = {}
+        self.node.create_subscription(PointStamped, 'target', self._on_target, 100)
+        self.node.create_subscription(JointState, 'joint_states', self._on_joints, 100)
+        self.node.create_subscription(PointStamped, 'elbow', self._on_elbow, 100)
+        self.node.create_subscription(DiagnosticArray, '/diagnostics', self._on_diag, 10)
+
+    def _on_target(self, msg: Any) -> None:
+        key = _stamp(msg)
+        self.targets[key] = (msg.point.x, msg.point.y)
+        self.order.append(key)
+
+    def _on_joints(self, msg: Any) -> None:
+        now = self.node.get_clock().now().nanoseconds
+        key = _stamp(msg)
+        self.angles[key] = (msg.position[0], msg.position[1])
+        self.latencies.append((now - (key[0] * 1_000_000_000 + key[1])) / 1e6)
+
+    def _on_elbow(self, msg: Any) -> None:
+        self.elbows[_stamp(msg)] = (msg.point.x, msg.point.y)
+
+    def _on_diag(self, msg: Any) -> None:
+        for status in msg.status:
+            if status.name.endswith(': targets'):
+                self.counts = {kv.key: kv.value for kv in status.values}
+
+    def spin_for(self, seconds: float) -> None:
+        """Process callbacks for ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            self.executor.spin_once(timeout_sec=0.02)
+
+    def samples(self) -> List[Any]:
+        """Every target in arrival order, with the answer published for it."""
+        from twobone_ik_ros.render import Sample
+
+        result = []
+        for key in self.order:
+            answer = self.angles.get(key)
+            elbow = self.elbows.get(key)
+            if answer is not None and elbow is not None:
+                result.append(Sample(self.targets[key], answer[0], answer[1], elbow))
+            else:
+                result.append(Sample(self.targets[key]))
+        return result
+
+    def summary(self, elapsed: float) -> str:
+        """One line: what was sent, what the node did, latency so far."""
+        c = self.counts
+        return (f't={elapsed:5.1f} s  targets={len(self.order):5d}  '
+                f"solved={c.get('solved', '-'):>5}  clamped={c.get('clamped', '-'):>5}  "
+                f"rejected={c.get('rejected', '-'):>5}  latency p50="
+                f'{_percentile(self.latencies, 0.5):.2f} ms '
+                f'p99={_percentile(self.latencies, 0.99):.2f} ms')
+
+    def close(self) -> None:
+        """Destroy the node and its context."""
+        self.executor.shutdown()
+        self.node.destroy_node()
+        self._rclpy.shutdown(context=self.context)
+
+
+def _start(module: str, ros_args: Sequence[str]) -> 'subprocess.Popen[bytes]':
+    return subprocess.Popen(
+        [sys.executable, '-m', module, '--ros-args', *ros_args],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def _stop(process: 'subprocess.Popen[bytes]') -> int:
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            return process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    return process.wait()
+
+
+def run(duration: float, pattern: str, rate: float, r1: float, r2: float,
+        unreachable: str, out_dir: str) -> int:
+    """Run the demo; return 0 when the node answered and the pictures exist."""
+    from twobone_ik_ros.render import write_pictures
+
+    os.makedirs(out_dir, exist_ok=True)
+    node = _start('twobone_ik_ros.node', ['-p', f'r1:={r1}', '-p', f'r2:={r2}',
+                                          '-p', f'unreachable:={unreachable}',
+                                          '-p', 'elbow:=closest'])
+    recorder = Recorder()
+    recorder.spin_for(2.0)  # let discovery settle before the first target
+    source = _start('twobone_ik_ros.target_publisher',
+                    ['-p', f'pattern:={pattern}', '-p', f'rate:={rate}', '-p', f'r1:={r1}',
+                     '-p', f'r2:={r2}', '-p', f'count:={int(duration * rate)}'])
+    print(f'twobone_ik demo: r1={r1} r2={r2} pattern={pattern} rate={rate:g} Hz '
+          f'unreachable={unreachable} for {duration:g} s '
+          f"(ROS_DOMAIN_ID={os.environ.get('ROS_DOMAIN_ID')})", flush=True)
+    start = time.monotonic()
+    try:
+        while time.monotonic() - start < duration + 1.5:
+            recorder.spin_for(1.0)
+            print(recorder.summary(time.monotonic() - start), flush=True)
+    finally:
+        _stop(source)
+        node_code = _stop(node)
+        samples = recorder.samples()
+        recorder.close()
+    gif = os.path.join(out_dir, 'demo.gif')
+    png = os.path.join(out_dir, 'demo.png')
+    answered = sum(1 for s in samples if s.answered)
+    if not answered:
+        print('twobone_ik demo: the node answered no target', file=sys.stderr)
+        return 1
+    write_pictures(samples, r1, r2, gif, png)
+    print(f'twobone_ik demo: {len(samples)} targets, {answered} answered; '
+          f'node exit code {node_code}; wrote {gif} and {png}')
+    return 0 if node_code == 0 else 1
+
+
+def main(argv: Optional[Sequence[str]] = None) -> None:
+    """Parse arguments and run the demo (see --help)."""
+    from twobone_ik_ros.target_patterns import PATTERNS
+
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--duration', type=float, default=12.0, help='seconds of targets')
+    parser.add_argument('--pattern', choices=sorted(PATTERNS), default='figure_eight')
+    parser.add_argument('--rate', type=float, default=25.0, help='targets per second')
+    parser.add_argument('--r1', type=float, default=1.0)
+    parser.add_argument('--r2', type=float, default=0.7)
+    parser.add_argument('--unreachable', choices=['clamp', 'reject'], default='clamp')
+    parser.add_argument('--out', default='doc', help='folder for demo.gif and demo.png')
+    options = parser.parse_args(argv)
+    # a demo stays on this machine unless the caller says otherwise
+    os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
+    os.environ.setdefault('ROS_DOMAIN_ID', str(1 + os.getpid() % 101))
+    sys.exit(run(options.duration, options.pattern, options.rate, options.r1, options.r2,
+                 options.unreachable, options.out))
+
+
+if __name__ == '__main__':
+    main()

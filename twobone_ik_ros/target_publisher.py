@@ -1,0 +1,96 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Demo target source: publishes a pattern of PointStamped targets at a set rate.
+
+Parameters: ``pattern`` (circle | figure_eight | random_walk | step), ``rate``
+(targets per second), ``r1`` and ``r2`` (to size the pattern to the arm),
+``frame_id``, ``seed`` (random_walk) and ``count`` (stop after that many;
+0 runs until shut down).  Publishes on ``target``, stamped with the time of
+sending, so a listener can measure latency through the IK node.
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Optional
+
+from geometry_msgs.msg import PointStamped
+from rcl_interfaces.msg import ParameterDescriptor
+import rclpy
+from rclpy.executors import ExternalShutdownException
+from rclpy.node import Node
+from twobone_ik_ros.parameters import DEFAULT_R1, DEFAULT_R2
+from twobone_ik_ros.target_patterns import make_pattern, PATTERNS
+
+
+class TargetPublisher(Node):
+    """Publish the chosen pattern on ``target`` until done or shut down."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        """Declare parameters and start the publishing timer."""
+        super().__init__('target_publisher', **kwargs)
+        dynamic = ParameterDescriptor(dynamic_typing=True)
+        pattern = self.declare_parameter(
+            'pattern', 'figure_eight',
+            ParameterDescriptor(description=f'one of {", ".join(PATTERNS)}')).value
+        rate = float(self.declare_parameter('rate', 20.0, dynamic).value)
+        r1 = float(self.declare_parameter('r1', DEFAULT_R1, dynamic).value)
+        r2 = float(self.declare_parameter('r2', DEFAULT_R2, dynamic).value)
+        self._frame_id = self.declare_parameter('frame_id', 'base_link').value
+        seed = int(self.declare_parameter('seed', 0).value)
+        self._remaining = int(self.declare_parameter('count', 0).value) or -1
+        self._points = make_pattern(pattern, r1, r2, rate, seed)
+        self._pub = self.create_publisher(PointStamped, 'target', 10)
+        self._timer = self.create_timer(1.0 / rate, self._publish)
+        self.get_logger().info(f'publishing {pattern} targets at {rate:g} Hz on '
+                               f'{self._pub.topic_name}')
+
+    @property
+    def done(self) -> bool:
+        """Tell whether the requested count of targets has been sent."""
+        return self._remaining == 0
+
+    def _publish(self) -> None:
+        if self.done:
+            return
+        msg = PointStamped()
+        msg.header.stamp = self.get_clock().now().to_msg()
+        msg.header.frame_id = self._frame_id
+        msg.point.x, msg.point.y = next(self._points)
+        self._pub.publish(msg)
+        self._remaining -= 1
+
+
+def main(args: Optional[List[str]] = None) -> None:
+    """Run until the count is reached, SIGINT or shutdown."""
+    rclpy.init(args=args)
+    node = None
+    try:
+        node = TargetPublisher()
+        while rclpy.ok() and not node.done:
+            rclpy.spin_once(node, timeout_sec=0.1)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    except ValueError as error:
+        rclpy.logging.get_logger('target_publisher').fatal(f'invalid parameters: {error}')
+        raise SystemExit(2)
+    finally:
+        if node is not None:
+            node.destroy_node()
+        rclpy.try_shutdown()
+
+
+if __name__ == '__main__':
+    main()
