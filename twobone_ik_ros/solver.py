@@ -77,7 +77,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 import math
-from typing import Callable, Dict, NamedTuple, Optional, Tuple, Union
+from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -339,7 +339,6 @@ class TwoBoneIK:
         self._r = r1 * r1 + r2 * r2       # h - r, the cosine term of theta2
         self._h_min = max(self._d2, _H_TINY)
         self._sign = -1.0 if self.elbow is ElbowPreference.DOWN else 1.0
-        self._finish: Callable[..., IKResult]
         self.solve: SolveFunction = self._compile()
 
     @property
@@ -370,14 +369,22 @@ class TwoBoneIK:
         limited = self._limited
         lo1, hi1 = self.shoulder_limits.lower, self.shoulder_limits.upper
         lo2, hi2 = self.elbow_limits.lower, self.elbow_limits.upper
-        outside = self._solve_outside
+        prepare = self._prepare_outside
         sqrt, atan2, new, result = math.sqrt, math.atan2, _new_result, IKResult
         solved, no_reason, up, down = _SOLVED, _NO_REASON, _UP, _DOWN
         joint_limits = _REJECTED[Reason.JOINT_LIMITS]
         pi = _PI
 
-        def finish(x: float, y: float, h: float, rx: float, ry: float, status: Status,
-                   reason: Reason, previous: Optional[Tuple[float, float]]) -> IKResult:
+        def solve(x: float, y: float,
+                  previous: Optional[Tuple[float, float]] = None) -> IKResult:
+            h = x * x + y * y
+            if h_min <= h <= l2:  # False for NaN, which prepare() rejects
+                rx, ry, status, reason = x, y, solved, no_reason
+            else:
+                prepared = prepare(x, y, h)
+                if prepared.__class__ is result:
+                    return prepared  # type: ignore[return-value]
+                x, y, h, rx, ry, status, reason = prepared  # type: ignore[misc]
             q = sqrt((l2 - h) * (h - d2))
             w = h + k
             c2 = h - r
@@ -414,22 +421,20 @@ class TwoBoneIK:
             return new(result, (theta1, theta2, (den * inv, num * inv), (rx, ry), status,
                                 reason, up if sign > 0.0 else down, switched))
 
-        def solve(x: float, y: float,
-                  previous: Optional[Tuple[float, float]] = None) -> IKResult:
-            h = x * x + y * y
-            if h_min <= h <= l2:  # False for NaN: checked in outside()
-                return finish(x, y, h, x, y, solved, no_reason, previous)
-            return outside(x, y, h, previous)
-
-        self._finish = finish
         return solve
 
-    def _solve_outside(self, x: float, y: float, h: float,
-                       previous: Optional[Tuple[float, float]]) -> IKResult:
-        """Targets off the fast path: non-finite, out of reach, or at the base."""
+    def _prepare_outside(self, x: float, y: float, h: float) -> Union[IKResult, Tuple[Any, ...]]:
+        """
+        Handle a target off the fast path: non-finite, out of reach, at the base.
+
+        Returns a rejected result, or the point to solve for instead with its
+        squared norm, the point to report as reached, the status and reason.
+        A clamped point is put on the boundary (``h`` exactly ``L^2`` or
+        ``D^2``); its direction is ``(x, y) / sqrt(h)`` unless ``h`` overflowed
+        or underflowed, when it is found without squaring.
+        """
         if not (math.isfinite(x) and math.isfinite(y)):
             return _REJECTED[Reason.NON_FINITE]
-        ux, uy = _direction(x, y)
         if h > self._l2:
             reason, radius, h_on_boundary = Reason.TOO_FAR, self.arm.outer_radius, self._l2
         elif self._d2 > 0.0:
@@ -438,12 +443,17 @@ class TwoBoneIK:
             # r1 == r2 and the target is (all but) the shoulder: reachable with
             # the arm folded.  Solve for a stand-in point on the same ray, far
             # enough from zero for the arithmetic, and report the target itself.
-            tx, ty = _TINY_RADIUS * ux, _TINY_RADIUS * uy
-            return self._finish(tx, ty, _H_TINY, x, y, _SOLVED, _NO_REASON, previous)
+            ux, uy = _direction(x, y)
+            return (_TINY_RADIUS * ux, _TINY_RADIUS * uy, _H_TINY, x, y, _SOLVED, _NO_REASON)
         if not self._clamp:
             return _REJECTED[reason]
-        cx, cy = radius * ux, radius * uy
-        return self._finish(cx, cy, h_on_boundary, cx, cy, _CLAMPED, reason, previous)
+        if _H_TINY <= h < math.inf:
+            scale = radius / math.sqrt(h)
+            cx, cy = x * scale, y * scale
+        else:
+            ux, uy = _direction(x, y)
+            cx, cy = radius * ux, radius * uy
+        return (cx, cy, h_on_boundary, cx, cy, _CLAMPED, reason)
 
     # ------------------------------------------------------------------ batch
 
@@ -465,7 +475,7 @@ class TwoBoneIK:
         if previous is not None and self.elbow is ElbowPreference.CLOSEST:
             prev = np.broadcast_to(np.asarray(previous, dtype=np.float64), (n, 2))
         out = BatchResult(
-            np.empty(n), np.empty(n), np.empty((n, 2)), pts.copy(),
+            np.empty(n), np.empty(n), np.empty((n, 2)), np.empty((n, 2)),
             np.zeros(n, np.int8), np.zeros(n, np.int8),
             np.full(n, _UP if self._sign > 0.0 else _DOWN, np.int8), np.zeros(n, np.bool_))
         work = _BatchWork(min(n, _BATCH_BLOCK))
@@ -485,10 +495,19 @@ class TwoBoneIK:
         np.multiply(y, y, out=t)
         np.add(h, t, out=h)
         status, reason, branch = out.status[rows], out.reason[rows], out.branch[rows]
-        # min/max propagate NaN, so this one test also catches non-finite rows
-        special = not (h.min() >= self._h_min and h.max() <= self._l2)
+        # min/max propagate NaN, so these tests also catch non-finite rows
+        low, high = h.min(), h.max()
+        special = not (low >= self._h_min and high <= self._l2)
+        stand_in = None
         if special:
-            self._prepare_outside_rows(x, y, h, out.reached[rows], status, reason)
+            if not (low >= _H_TINY and high < math.inf):
+                stand_in = self._prepare_rare_rows(x, y, h, status, reason)
+            self._clamp_rows(x, y, h, t, status, reason)
+        reached = out.reached[rows]
+        np.copyto(reached[:, 0], x)  # the clamped point, or the target itself
+        np.copyto(reached[:, 1], y)
+        if stand_in is not None:
+            reached[stand_in] = pts[rows][stand_in]
         np.subtract(self._l2, h, out=q)
         np.subtract(h, self._d2, out=t)
         np.multiply(q, t, out=q)
@@ -515,33 +534,61 @@ class TwoBoneIK:
                 array[rejected] = 0.0
             branch[rejected] = _NONE
 
-    def _prepare_outside_rows(self, x: FloatArray, y: FloatArray, h: FloatArray,
-                              reached: FloatArray, status: npt.NDArray[np.int8],
-                              reason: npt.NDArray[np.int8]) -> None:
-        """Vectorised twin of ``_solve_outside``: rewrite the rows it handles."""
+    def _clamp_rows(self, x: FloatArray, y: FloatArray, h: FloatArray, t: FloatArray,
+                    status: npt.NDArray[np.int8], reason: npt.NDArray[np.int8]) -> None:
+        """
+        Row-wise twin of the clamping in ``_prepare_outside``, without masks.
+
+        ``p * clip(|p|, |D|, L) / |p|`` leaves a reachable row exactly as it
+        was (d / d is 1.0) and scales an unreachable one as the scalar path
+        does; ``clip(h, D^2, L^2)`` puts it exactly on the boundary.  Rows must
+        be finite with a normal ``h`` (see ``_prepare_rare_rows``).
+        """
+        far = h > self._l2
+        near = h < self._h_min
+        np.add(reason, far, out=reason, casting='unsafe')
+        np.add(reason, 2 * near.view(np.int8), out=reason, casting='unsafe')
+        moved = (far | near).view(np.int8)
+        np.add(status, moved if self._clamp else 2 * moved, out=status, casting='unsafe')
+        np.sqrt(h, out=t)
+        scale = np.clip(t, self.arm.inner_radius, self.arm.outer_radius)
+        np.divide(scale, t, out=scale)
+        np.multiply(x, scale, out=x)
+        np.multiply(y, scale, out=y)
+        np.clip(h, self._d2, self._l2, out=h)
+
+    def _prepare_rare_rows(self, x: FloatArray, y: FloatArray, h: FloatArray,
+                           status: npt.NDArray[np.int8],
+                           reason: npt.NDArray[np.int8]) -> Optional[npt.NDArray[np.bool_]]:
+        """
+        Row-wise twin of the rest of ``_prepare_outside``: the rare rows.
+
+        Non-finite rows are rejected (and given a harmless point), rows whose
+        ``h`` overflowed or underflowed are moved onto the boundary along a
+        direction found without squaring.  Returns the rows solved through a
+        stand-in point at the shoulder (r1 == r2), whose reached point is the
+        target itself, or None.
+        """
         finite = np.isfinite(x) & np.isfinite(y)
-        far = finite & (h > self._l2)
-        near = finite & ~far & (h < self._h_min)
-        ux, uy = _directions(np.where(finite, x, 1.0), np.where(finite, y, 0.0))
-        if self._d2 > 0.0:
-            clamp_rows = [(far, self.arm.outer_radius, self._l2, Reason.TOO_FAR),
-                          (near, self.arm.inner_radius, self._d2, Reason.TOO_CLOSE)]
-        else:
-            clamp_rows = [(far, self.arm.outer_radius, self._l2, Reason.TOO_FAR)]
-            # stand-in point for a target at the shoulder, as in the scalar path
-            x[near], y[near], h[near] = _TINY_RADIUS * ux[near], _TINY_RADIUS * uy[near], _H_TINY
-        for mask, radius, h_on_boundary, why in clamp_rows:
-            x[mask], y[mask], h[mask] = radius * ux[mask], radius * uy[mask], h_on_boundary
-            reason[mask] = why
-            if self._clamp:
-                status[mask] = Status.CLAMPED
-                reached[mask, 0], reached[mask, 1] = x[mask], y[mask]
-            else:
-                status[mask] = Status.REJECTED
         bad = ~finite
         reason[bad], status[bad] = Reason.NON_FINITE, Status.REJECTED
-        # a harmless reachable point, so the arithmetic stays finite on these rows
         x[bad], y[bad], h[bad] = self.arm.outer_radius, 0.0, self._l2
+        huge = finite & (h == math.inf)
+        tiny = finite & (h < _H_TINY)
+        stand_in = tiny if self._d2 == 0.0 else None
+        edges = [(huge, self.arm.outer_radius, self._l2, Reason.TOO_FAR)]
+        if stand_in is None:
+            edges.append((tiny, self.arm.inner_radius, self._d2, Reason.TOO_CLOSE))
+        else:
+            edges.append((tiny, _TINY_RADIUS, _H_TINY, Reason.NONE))
+        for rows, radius, h_on_boundary, why in edges:
+            if rows.any():
+                ux, uy = _directions(x[rows], y[rows])
+                x[rows], y[rows], h[rows] = radius * ux, radius * uy, h_on_boundary
+                if why is not Reason.NONE:
+                    reason[rows] = why
+                    status[rows] = Status.CLAMPED if self._clamp else Status.REJECTED
+        return stand_in
 
     def _closest_signs(self, x: FloatArray, y: FloatArray, q: FloatArray, w: FloatArray,
                        c2: FloatArray, prev: FloatArray) -> FloatArray:
