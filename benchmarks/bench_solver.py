@@ -58,7 +58,7 @@ def law_of_cosines(x, y, r1=R1, r2=R2):
 
 
 def empty(x, y):
-    """The cost of the call itself."""
+    """Return nothing: the cost of the call itself."""
     return None
 
 
@@ -100,7 +100,7 @@ def main():
     options = parser.parse_args()
     rng = np.random.default_rng(2026)
     points = [tuple(p) for p in targets(options.scalar_targets, rng).tolist()]
-    limits = dict(shoulder_limits=(-3.1, 3.1), elbow_limits=(-3.1, 3.1))
+    limits = {'shoulder_limits': (-3.1, 3.1), 'elbow_limits': (-3.1, 3.1)}
     full = TwoBoneIK(R1, R2, 'up', 'clamp', **limits)
     closest = TwoBoneIK(R1, R2, 'closest', 'clamp', **limits)
     scalar = time_scalar({

@@ -27,12 +27,11 @@ import os
 import xml.etree.ElementTree as ElementTree
 
 import pytest
-import yaml
-
 from twobone_ik_ros.launch_config import (
     LAUNCH_ARGUMENTS, node_parameters, read_parameter_file, robot_description)
 from twobone_ik_ros.parameters import DEFAULTS, PARAMETERS
 from twobone_ik_ros.urdf import arm_urdf
+import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARGUMENTS = {arg.name: arg for arg in LAUNCH_ARGUMENTS}
@@ -80,7 +79,7 @@ def test_python_launch_file_declares_every_argument_from_the_table():
     source = ast.unparse(tree)
     assert 'DeclareLaunchArgument(arg.name, default_value=arg.default' in source
     assert 'for arg in LAUNCH_ARGUMENTS' in source
-    assert "ParameterValue(urdf, value_type=str)" in source
+    assert 'ParameterValue(urdf, value_type=str)' in source
     assert "executable='twobone_ik_node'" in source and "name='twobone_ik'" in source
     assert 'rclpy' not in source  # a launch file starts nodes, it is not one
 

@@ -27,7 +27,7 @@ R1, R2 = 1.0, 0.7
 
 
 def published(x, y):
-    """A sample as the node would publish it for (x, y)."""
+    """Return a sample as the node would publish it for (x, y)."""
     result = TwoBoneIK(R1, R2).solve(x, y)
     return Sample((x, y), result.theta1, result.theta2, result.elbow)
 

@@ -86,7 +86,7 @@ def node_parameters(values: Mapping[str, str]) -> Dict[str, Any]:
 def robot_description(values: Mapping[str, str],
                       file_parameters: Optional[Mapping[str, Any]] = None) -> str:
     """
-    The URDF for robot_state_publisher: same lengths, frame and joints as the node.
+    Return the URDF for robot_state_publisher, matching the node's arm.
 
     Joint names and limits are not launch arguments; they come from the
     parameter file when it sets them, so the model and the node agree.
@@ -104,7 +104,7 @@ def robot_description(values: Mapping[str, str],
 
 def read_parameter_file(path: str, node_name: str = 'twobone_ik') -> Dict[str, Any]:
     """
-    The IK node's parameters in a ROS 2 YAML parameter file ('' gives {}).
+    Return the IK node's parameters from a ROS 2 YAML parameter file ('' gives {}).
 
     Reads the ``/**`` wildcard section and the node's own sections, in the
     order rcl applies them (the more specific name wins).

@@ -42,13 +42,13 @@ class TargetPublisher(Node):
         """Declare parameters and start the publishing timer."""
         super().__init__('target_publisher', **kwargs)
         dynamic = ParameterDescriptor(dynamic_typing=True)
-        pattern = self.declare_parameter(
+        pattern: str = self.declare_parameter(
             'pattern', 'figure_eight',
             ParameterDescriptor(description=f'one of {", ".join(PATTERNS)}')).value
         rate = float(self.declare_parameter('rate', 20.0, dynamic).value)
         r1 = float(self.declare_parameter('r1', DEFAULT_R1, dynamic).value)
         r2 = float(self.declare_parameter('r2', DEFAULT_R2, dynamic).value)
-        self._frame_id = self.declare_parameter('frame_id', 'base_link').value
+        self._frame_id: str = self.declare_parameter('frame_id', 'base_link').value
         seed = int(self.declare_parameter('seed', 0).value)
         self._remaining = int(self.declare_parameter('count', 0).value) or -1
         self._points = make_pattern(pattern, r1, r2, rate, seed)
