@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Point
 from std_msgs.msg import ColorRGBA
 from twobone_ik_ros.solver import forward, Status
@@ -50,50 +49,60 @@ TARGET_COLOURS: Dict[Status, Tuple[float, float, float, float]] = {
 }
 
 
-def build_markers(frame_id: str, stamp: Time, r1: float, r2: float,
+def build_markers(frame_id: str, r1: float, r2: float,
                   angles: Tuple[float, float] = (0.0, 0.0),
                   target: Optional[Tuple[float, float]] = None,
                   target_status: Status = Status.SOLVED) -> MarkerArray:
     """
     Draw the arm at ``angles``, the target (if any) and the workspace circles.
 
-    Everything is in ``frame_id`` at z = 0.  The target's colour tells what the
-    solver did with it: green solved, orange clamped, red rejected.
+    Everything is in ``frame_id`` at z = 0, stamped zero so that RViz uses the
+    latest transform.  The target's colour tells what the solver did with
+    it: green solved, orange clamped, red rejected.
     """
+    return MarkerArray(markers=arm_markers(frame_id, r1, r2, angles, target, target_status)
+                       + workspace_markers(frame_id, r1, r2))
+
+
+def arm_markers(frame_id: str, r1: float, r2: float, angles: Tuple[float, float],
+                target: Optional[Tuple[float, float]], target_status: Status) -> List[Marker]:
+    """Build the markers that move with every target: links, joints, target."""
     size = r1 + r2
     elbow, tip = forward(r1, r2, angles[0], angles[1])
     arm_points = ((0.0, 0.0), elbow, tip)
 
-    links = _marker(frame_id, stamp, NS_LINKS, 0, Marker.LINE_STRIP, LINK_COLOUR)
+    links = _marker(frame_id, NS_LINKS, 0, Marker.LINE_STRIP, LINK_COLOUR)
     links.scale.x = 0.025 * size
     links.points = _points(arm_points)
 
-    joints = _marker(frame_id, stamp, NS_JOINTS, 0, Marker.SPHERE_LIST, JOINT_COLOUR)
+    joints = _marker(frame_id, NS_JOINTS, 0, Marker.SPHERE_LIST, JOINT_COLOUR)
     joints.scale.x = joints.scale.y = joints.scale.z = 0.05 * size
     joints.points = _points(arm_points)
 
     shown = Marker.ADD if target is not None else Marker.DELETE
-    goal = _marker(frame_id, stamp, NS_TARGET, 0, Marker.SPHERE, TARGET_COLOURS[target_status],
+    goal = _marker(frame_id, NS_TARGET, 0, Marker.SPHERE, TARGET_COLOURS[target_status],
                    action=shown)
     goal.scale.x = goal.scale.y = goal.scale.z = 0.06 * size
     if target is not None:
         goal.pose.position.x, goal.pose.position.y = float(target[0]), float(target[1])
+    return [links, joints, goal]
 
-    markers = [links, joints, goal]
-    for marker_id, radius in enumerate((size, abs(r1 - r2))):
-        circle = _marker(frame_id, stamp, NS_WORKSPACE, marker_id, Marker.LINE_STRIP,
-                         WORKSPACE_COLOUR)
-        circle.scale.x = 0.005 * size
+
+def workspace_markers(frame_id: str, r1: float, r2: float) -> List[Marker]:
+    """Build the circles r1 + r2 (id 0) and |r1 - r2| (id 1); only r1, r2 move them."""
+    circles = []
+    for marker_id, radius in enumerate((r1 + r2, abs(r1 - r2))):
+        circle = _marker(frame_id, NS_WORKSPACE, marker_id, Marker.LINE_STRIP, WORKSPACE_COLOUR)
+        circle.scale.x = 0.005 * (r1 + r2)
         circle.points = _points(_circle(radius))
-        markers.append(circle)
-    return MarkerArray(markers=markers)
+        circles.append(circle)
+    return circles
 
 
-def _marker(frame_id: str, stamp: Time, ns: str, marker_id: int, kind: int,
+def _marker(frame_id: str, ns: str, marker_id: int, kind: int,
             colour: Tuple[float, float, float, float], action: int = Marker.ADD) -> Marker:
     marker = Marker(ns=ns, id=marker_id, type=kind, action=action)
     marker.header.frame_id = frame_id
-    marker.header.stamp = stamp
     marker.pose.orientation.w = 1.0
     marker.color = ColorRGBA(r=colour[0], g=colour[1], b=colour[2], a=colour[3])
     return marker

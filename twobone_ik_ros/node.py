@@ -45,11 +45,11 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 from sensor_msgs.msg import JointState
 from twobone_ik_ros.diagnostics import build_diagnostics, TargetCounters
-from twobone_ik_ros.markers import build_markers
+from twobone_ik_ros.markers import arm_markers, workspace_markers
 from twobone_ik_ros.parameters import (
     descriptor, IKConfig, PARAMETER_NAMES, PARAMETERS, validate, validate_change)
 from twobone_ik_ros.solver import Status
-from visualization_msgs.msg import MarkerArray
+from visualization_msgs.msg import Marker, MarkerArray
 
 NODE_NAME = 'twobone_ik'
 QUEUE_DEPTH = 10
@@ -82,6 +82,10 @@ class TwoBoneIKNode(Node):
         self._last_warning: Dict[str, float] = {}
         self._suppressed: Dict[str, int] = {}
         self._tf_buffer = _make_tf_buffer(self)
+        self._joints_msg = JointState()
+        self._elbow_msg = PointStamped()
+        self._workspace: List[Marker] = []
+        self._apply(self._config)
 
         self._joint_pub = self.create_publisher(JointState, 'joint_states', QUEUE_DEPTH)
         self._elbow_pub = self.create_publisher(PointStamped, 'elbow', QUEUE_DEPTH)
@@ -128,14 +132,14 @@ class TwoBoneIKNode(Node):
             stamp = self.get_clock().now().to_msg()
         theta1, theta2, elbow_xy = result.theta1, result.theta2, result.elbow
         assert theta1 is not None and theta2 is not None and elbow_xy is not None
-        joints = JointState()
+        # one message object each, reused: publish() serialises at once, and
+        # the names and frame only change with the parameters
+        joints = self._joints_msg
         joints.header.stamp = stamp
-        joints.name = list(config.joint_names)
         joints.position = [theta1, theta2]
         self._joint_pub.publish(joints)
-        elbow = PointStamped()
+        elbow = self._elbow_msg
         elbow.header.stamp = stamp
-        elbow.header.frame_id = config.base_frame
         elbow.point.x, elbow.point.y = elbow_xy
         self._elbow_pub.publish(elbow)
         if result.status is Status.CLAMPED:
@@ -187,9 +191,9 @@ class TwoBoneIKNode(Node):
 
     def _publish_markers(self) -> None:
         config = self._config
-        self._marker_pub.publish(build_markers(
-            config.base_frame, self.get_clock().now().to_msg(), config.r1, config.r2,
-            self._previous or (0.0, 0.0), self._shown_target, self._shown_status))
+        moving = arm_markers(config.base_frame, config.r1, config.r2,
+                             self._previous or (0.0, 0.0), self._shown_target, self._shown_status)
+        self._marker_pub.publish(MarkerArray(markers=moving + self._workspace))
         self._markers_stale = False
 
     def _publish_diagnostics(self) -> None:
@@ -210,10 +214,17 @@ class TwoBoneIKNode(Node):
         except ValueError as error:
             self.get_logger().warning(f'parameter change refused: {error}')
             return SetParametersResult(successful=False, reason=str(error))
-        self._config = config
+        self._apply(config)
         self._publish_markers()  # the arm and the workspace change at once
         self.get_logger().info(f'parameters changed: {_describe(config)}')
         return SetParametersResult(successful=True)
+
+    def _apply(self, config: IKConfig) -> None:
+        """Make ``config`` the one in force, with what is derived from it."""
+        self._config = config
+        self._joints_msg.name = list(config.joint_names)
+        self._elbow_msg.header.frame_id = config.base_frame
+        self._workspace = workspace_markers(config.base_frame, config.r1, config.r2)
 
     @property
     def config(self) -> IKConfig:

@@ -1,0 +1,99 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The pure builders: parameters, markers, diagnostics, target patterns."""
+
+import itertools
+import math
+
+import pytest
+from twobone_ik_ros.diagnostics import build_diagnostics, REJECT_REASONS, TargetCounters
+from twobone_ik_ros.markers import build_markers, MARKER_IDS, TARGET_COLOURS
+from twobone_ik_ros.parameters import DEFAULTS, validate, validate_change
+from twobone_ik_ros.solver import forward, Status
+from twobone_ik_ros.target_patterns import make_pattern, PATTERNS
+
+
+def test_defaults_validate_and_integers_are_doubles():
+    config = validate(dict(DEFAULTS, r1=2, shoulder_limits=[-3, 3]))
+    assert config.r1 == 2.0 and isinstance(config.r1, float)
+    assert config.shoulder_limits.lower == -3.0
+
+
+@pytest.mark.parametrize('name, value', [
+    ('r1', -1.0), ('r2', 'x'), ('elbow', 'left'), ('unreachable', 3), ('base_frame', '/map'),
+    ('base_frame', 'a b'), ('joint_names', ['a', 'a']), ('joint_names', 'ab'),
+    ('elbow_limits', [0.5]), ('shoulder_limits', [2.0, 1.0]), ('r1', None), ('r1', True)])
+def test_invalid_values_are_refused_with_their_name(name, value):
+    with pytest.raises(ValueError, match=name):
+        validate_change(DEFAULTS, {name: value})
+
+
+def test_markers_draw_the_arm_where_forward_kinematics_puts_it():
+    array = build_markers('base_link', 1.0, 0.5, (0.3, -0.8), (1.2, 0.2), Status.CLAMPED)
+    markers = {(m.ns, m.id): m for m in array.markers}
+    assert set(markers) == set(MARKER_IDS)
+    elbow, tip = forward(1.0, 0.5, 0.3, -0.8)
+    links = markers[('links', 0)].points
+    assert (links[1].x, links[1].y) == pytest.approx(elbow)
+    assert (links[2].x, links[2].y) == pytest.approx(tip)
+    target = markers[('target', 0)]
+    assert (target.color.r, target.color.g, target.color.b, target.color.a) == \
+        pytest.approx(TARGET_COLOURS[Status.CLAMPED])
+    outer = markers[('workspace', 0)].points
+    assert max(math.hypot(p.x, p.y) for p in outer) == pytest.approx(1.5)
+    assert all(m.color.a > 0 and m.header.frame_id == 'base_link' for m in array.markers)
+
+
+def test_no_target_yet_deletes_the_target_marker():
+    array = build_markers('base_link', 1.0, 0.5)
+    target = next(m for m in array.markers if m.ns == 'target')
+    assert target.action == target.DELETE
+
+
+def test_diagnostics_warn_while_rejecting_and_list_every_counter():
+    counters = TargetCounters(received=5, solved=2, clamped=1)
+    counters.reject('non_finite')
+    counters.reject('too_far')
+    array = build_diagnostics('twobone_ik', _zero(), counters, {'r1': 1.0})
+    status = array.status[0]
+    values = {kv.key: kv.value for kv in status.values}
+    assert status.level == status.WARN
+    assert values['received'] == '5' and values['rejected'] == '2'
+    assert all(f'rejected.{reason}' in values for reason in REJECT_REASONS)
+    assert values['param.r1'] == '1.0'
+    counters.rejected_since_report = 0
+    assert build_diagnostics('twobone_ik', _zero(), counters, {}).status[0].level == status.OK
+
+
+def _zero():
+    from builtin_interfaces.msg import Time
+    return Time()
+
+
+@pytest.mark.parametrize('name', sorted(PATTERNS))
+def test_patterns_sweep_the_workspace_and_leave_it_part_of_the_time(name):
+    r1, r2 = 1.0, 0.6
+    points = list(itertools.islice(make_pattern(name, r1, r2, 20.0, seed=3), 20 * 60))
+    distances = [math.hypot(x, y) for x, y in points]
+    inside = sum(abs(r1 - r2) <= d <= r1 + r2 for d in distances)
+    assert 0.3 * len(points) < inside < len(points)  # mostly reachable, not always
+    assert all(math.isfinite(d) for d in distances)
+
+
+def test_unknown_pattern_and_bad_rate_are_refused():
+    with pytest.raises(ValueError, match='circle'):
+        make_pattern('spiral', 1.0, 1.0, 10.0)
+    with pytest.raises(ValueError, match='rate'):
+        make_pattern('circle', 1.0, 1.0, 0.0)
