@@ -392,31 +392,23 @@ class TwoBoneIK:
             if closest and previous is not None:
                 sign = _closest_sign(x, y, q, w, c2, previous)
             qs = q * sign
-            num = w * y + qs * x
-            den = w * x - qs * y
-            # atan2 returns -pi for a first argument of -0.0 or one so small
-            # that pi minus it rounds to pi; the conventions want +pi there.
-            theta1 = atan2(num, den)
-            if theta1 == -pi:
-                theta1 = pi
-            theta2 = atan2(-qs, c2)
-            if theta2 == -pi:
-                theta2 = pi
             switched = False
-            if limited and not (lo1 <= theta1 <= hi1 and lo2 <= theta2 <= hi2):
-                qs = -qs
+            while True:  # the preferred branch, then the other if limits refuse it
                 num = w * y + qs * x
                 den = w * x - qs * y
+                # atan2 returns -pi for a first argument of -0.0 or one so small
+                # that pi minus it rounds to pi; the conventions want +pi there.
                 theta1 = atan2(num, den)
                 if theta1 == -pi:
                     theta1 = pi
                 theta2 = atan2(-qs, c2)
                 if theta2 == -pi:
                     theta2 = pi
-                if not (lo1 <= theta1 <= hi1 and lo2 <= theta2 <= hi2):
+                if not limited or (lo1 <= theta1 <= hi1 and lo2 <= theta2 <= hi2):
+                    break
+                if switched:
                     return joint_limits
-                sign = -sign
-                switched = True
+                qs, sign, switched = -qs, -sign, True
             inv = 0.5 / h
             return new(result, (theta1, theta2, (den * inv, num * inv), (rx, ry), status,
                                 reason, up if sign > 0.0 else down, switched))
