@@ -226,16 +226,6 @@ class TwoBoneIKNode(Node):
         self._elbow_msg.header.frame_id = config.base_frame
         self._workspace = workspace_markers(config.base_frame, config.r1, config.r2)
 
-    @property
-    def config(self) -> IKConfig:
-        """Return the configuration in force (read-only, for tests and tools)."""
-        return self._config
-
-    @property
-    def counters(self) -> TargetCounters:
-        """Return the counts of what happened to the targets so far."""
-        return self._counters
-
 
 _REJECTION_TEXT = {
     'too_far': 'beyond the reach r1 + r2',

@@ -235,10 +235,6 @@ class JointLimits:
         """Tell whether the interval admits every angle the solver can produce."""
         return self.lower <= -_PI and self.upper >= _PI
 
-    def contains(self, angle: float) -> bool:
-        """Tell whether ``angle`` (already wrapped) is within the limits."""
-        return self.lower <= angle <= self.upper
-
 
 class IKResult(NamedTuple):
     """
