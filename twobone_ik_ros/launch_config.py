@@ -93,12 +93,15 @@ def robot_description(values: Mapping[str, str],
     """
     typed = node_parameters(values)
     params = dict(file_parameters or {})
-    full_circle = (-math.pi, math.pi)
+
+    def limits(name: str) -> Tuple[float, float]:
+        lower, upper = params.get(name, (-math.pi, math.pi))
+        return (float(lower), float(upper))
+
     return arm_urdf(
         typed['r1'], typed['r2'],
         joint_names=tuple(params.get('joint_names', DEFAULTS['joint_names'])),
-        shoulder_limits=tuple(params.get('shoulder_limits', full_circle)),  # type: ignore
-        elbow_limits=tuple(params.get('elbow_limits', full_circle)),  # type: ignore
+        shoulder_limits=limits('shoulder_limits'), elbow_limits=limits('elbow_limits'),
         base_frame=typed['base_frame'])
 
 

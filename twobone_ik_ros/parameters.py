@@ -136,8 +136,8 @@ def validate(values: Mapping[str, Any]) -> IKConfig:
     elbow_limits = _pair('elbow_limits', values['elbow_limits'])
     solver = TwoBoneIK(r1, r2, elbow=values['elbow'], unreachable=values['unreachable'],
                        shoulder_limits=shoulder, elbow_limits=elbow_limits)
-    return IKConfig(r1=solver.r1, r2=solver.r2, elbow=solver.elbow,  # type: ignore[arg-type]
-                    unreachable=solver.unreachable,  # type: ignore[arg-type]
+    return IKConfig(r1=solver.r1, r2=solver.r2, elbow=solver.elbow,
+                    unreachable=solver.unreachable,
                     base_frame=base_frame, joint_names=joint_names,
                     shoulder_limits=solver.shoulder_limits, elbow_limits=solver.elbow_limits,
                     solver=solver)

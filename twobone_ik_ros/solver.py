@@ -77,7 +77,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 import math
-from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple, Union
+from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple, Type, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -111,6 +111,7 @@ _PI = math.pi
 _TWO_PI = 2.0 * math.pi
 
 FloatArray = npt.NDArray[np.float64]
+_E = TypeVar('_E', bound=Enum)
 
 
 class Status(IntEnum):
@@ -386,6 +387,8 @@ class TwoBoneIK:
             c2 = h - r
             sign = fixed_sign
             if closest and previous is not None:
+                # choosing needs both branches' angles; the chosen one's are
+                # recomputed below, which measured cheaper than passing them out
                 sign = _closest_sign(x, y, q, w, c2, previous)
             qs = q * sign
             switched = False
@@ -466,7 +469,8 @@ class TwoBoneIK:
             np.empty(n), np.empty(n), np.empty((n, 2)), np.empty((n, 2)),
             np.zeros(n, np.int8), np.zeros(n, np.int8),
             np.full(n, _UP if self._sign > 0.0 else _DOWN, np.int8), np.zeros(n, np.bool_))
-        work = _BatchWork(min(n, _BATCH_BLOCK))
+        # nine scratch rows, reused by every block: x, y, h, q, w, c2, t, num, den
+        work = np.empty((9, max(1, min(n, _BATCH_BLOCK))))
         # Overflow and NaN in the first products are expected and handled.
         with np.errstate(all='ignore'):
             for start in range(0, n, _BATCH_BLOCK):
@@ -474,9 +478,9 @@ class TwoBoneIK:
         return out
 
     def _solve_block(self, pts: FloatArray, prev: Optional[FloatArray],
-                     out: BatchResult, work: '_BatchWork', rows: slice) -> None:
+                     out: BatchResult, work: FloatArray, rows: slice) -> None:
         """Fill ``rows`` of ``out``: the body of solve_batch, one block at a time."""
-        x, y, h, q, w, c2, t, num, den = work.views(rows.stop - rows.start)
+        x, y, h, q, w, c2, t, num, den = work[:, :rows.stop - rows.start]
         np.copyto(x, pts[rows, 0])
         np.copyto(y, pts[rows, 1])
         np.multiply(x, x, out=h)
@@ -518,7 +522,7 @@ class TwoBoneIK:
         np.multiply(num, t, out=out.elbow[rows, 1])
         if special or self._limited:
             rejected = status == Status.REJECTED
-            for array in (theta1, theta2, out.elbow[rows], out.reached[rows]):
+            for array in (theta1, theta2, out.elbow[rows], reached):
                 array[rejected] = 0.0
             branch[rejected] = _NONE
 
@@ -596,7 +600,7 @@ class TwoBoneIK:
                       theta1: FloatArray, theta2: FloatArray, branch: npt.NDArray[np.int8],
                       reason: npt.NDArray[np.int8],
                       status: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
-        """Per-row twin of the limit handling in ``_finish``; returns switched rows."""
+        """Per-row twin of the joint-limit retry in ``solve``; returns switched rows."""
         outside = ~self._within_limits(theta1, theta2)
         outside &= status != Status.REJECTED
         if not outside.any():
@@ -622,20 +626,10 @@ class TwoBoneIK:
                 & (theta2 >= e.lower) & (theta2 <= e.upper))
 
 
-class _BatchWork:
-    """Scratch arrays reused by every block of one solve_batch call."""
-
-    def __init__(self, size: int) -> None:
-        self._buffer = np.empty((9, max(size, 1)))
-
-    def views(self, m: int) -> Tuple[FloatArray, ...]:
-        return tuple(self._buffer[i, :m] for i in range(len(self._buffer)))
-
-
 def _branch_angles(x: FloatArray, y: FloatArray, qs: FloatArray, w: FloatArray,
                    c2: FloatArray, num: FloatArray, den: FloatArray, t: FloatArray,
                    theta1: FloatArray, theta2: FloatArray) -> None:
-    """Array twin of the scalar arithmetic in ``finish`` for a signed q."""
+    """Array twin of the branch arithmetic in ``solve`` for a signed q."""
     np.multiply(w, y, out=num)
     np.multiply(qs, x, out=t)
     np.add(num, t, out=num)
@@ -655,11 +649,11 @@ def _replace_minus_pi(theta: FloatArray) -> None:
         np.copyto(theta, _PI, where=theta == -_PI)
 
 
-def _enum_value(kind: type, value: object, name: str) -> Enum:
+def _enum_value(kind: Type[_E], value: object, name: str) -> _E:
     try:
-        return kind(value)  # type: ignore[no-any-return]
+        return kind(value)
     except ValueError:
-        choices = ', '.join(repr(member.value) for member in kind)  # type: ignore[attr-defined]
+        choices = ', '.join(repr(member.value) for member in kind)
         raise ValueError(f'{name} must be one of {choices}, got {value!r}') from None
 
 
