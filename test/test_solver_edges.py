@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from twobone_ik_ros.solver import (
-    Branch, forward, Reason, Status, TwoBoneIK, wrap_angle)
+    Branch, forward, new_batch_result, Reason, Status, TwoBoneIK, wrap_angle)
 
 INF, NAN = math.inf, math.nan
 
@@ -178,6 +178,77 @@ def test_batch_rejects_wrong_shape():
 def test_batch_of_zero_targets_is_empty():
     batch = TwoBoneIK(1.0, 1.0).solve_batch(np.zeros((0, 2)))
     assert batch.theta1.shape == (0,) and batch.elbow.shape == (0, 2)
+
+
+def assert_batch_rows_match_scalar(ik, points, batch):
+    singles = [ik.solve(x, y) for x, y in points.tolist()]
+    for field in ('status', 'reason', 'branch', 'branch_switched'):
+        np.testing.assert_array_equal(getattr(batch, field),
+                                      [getattr(one, field) for one in singles], field)
+    rejected = batch.status == Status.REJECTED
+    for field in ('theta1', 'theta2', 'elbow', 'reached'):
+        got = getattr(batch, field)
+        assert not got[rejected].any(), field
+        want = [getattr(one, field) for one in singles if one.status is not Status.REJECTED]
+        if field.startswith('theta'):  # numpy's arctan2 and libm's may differ in the last bit
+            np.testing.assert_allclose(got[~rejected], want, rtol=0, atol=1e-12, err_msg=field)
+        else:  # the same IEEE operations in the same order: the same bits
+            np.testing.assert_array_equal(got[~rejected], want, err_msg=field)
+
+
+def mixed_targets(n, seed, reachable_rows=0):
+    """
+    Targets over a disc wider than the reach (at most 2.0 for the arms used here).
+
+    The first ``reachable_rows`` are moved to radius 1.4; a few rare rows
+    (non-finite, huge, zero, tiny, -0.0) are placed after them.
+    """
+    rng = np.random.default_rng(seed)
+    radius = 2.0 * np.sqrt(rng.uniform(0.0, 1.0, n))
+    radius[:reachable_rows] = 1.4
+    angle = rng.uniform(-math.pi, math.pi, n)
+    points = np.stack([radius * np.cos(angle), radius * np.sin(angle)], axis=1)
+    rare = [(NAN, 0.0), (1e300, -1e300), (0.0, 0.0), (-1.5, -0.0), (1e-300, 0.0)]
+    rows = np.linspace(reachable_rows, n - 1, len(rare)).astype(int)
+    points[rows] = rare
+    return points
+
+
+@pytest.mark.parametrize('policy', ['clamp', 'reject'])
+@pytest.mark.parametrize('r2', [0.5, 1.0])  # r1 == r2 reaches the base through a stand-in
+def test_batch_spanning_many_blocks_matches_scalar(policy, r2):
+    # 50 000 rows are several blocks of solve_batch; the first 20 000 rows are
+    # all reachable, so some blocks take the fast path and others clamp.
+    ik = TwoBoneIK(1.0, r2, unreachable=policy)
+    points = mixed_targets(50_000, 7, reachable_rows=20_000)
+    assert_batch_rows_match_scalar(ik, points, ik.solve_batch(points))
+
+
+def test_batch_out_is_filled_in_place_and_left_with_no_stale_rows():
+    ik = TwoBoneIK(1.0, 0.5, unreachable='reject', shoulder_limits=(-3.0, 3.0))
+    result = new_batch_result(30_000)
+    first = mixed_targets(30_000, 1)
+    second = mixed_targets(30_000, 2) * 0.5  # different rows rejected, clamped, switched
+    assert ik.solve_batch(first, out=result) is result
+    ik.solve_batch(second, out=result)
+    fresh = ik.solve_batch(second)
+    for got, want in zip(result, fresh):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_batch_out_that_does_not_fit_is_refused_naming_the_field():
+    ik = TwoBoneIK(1.0, 0.5)
+    points = np.zeros((4, 2))
+    with pytest.raises(ValueError, match='out.theta1 .* shape'):
+        ik.solve_batch(points, out=new_batch_result(5))
+    wrong = new_batch_result(4)._replace(status=np.zeros(4, np.int64))
+    with pytest.raises(ValueError, match='out.status must be a writeable int8'):
+        ik.solve_batch(points, out=wrong)
+    result = new_batch_result(4)
+    with pytest.raises(ValueError, match='out.reached overlaps'):
+        ik.solve_batch(result.reached, out=result)
+    with pytest.raises(TypeError, match='BatchResult'):
+        ik.solve_batch(points, out=tuple(new_batch_result(4)))
 
 
 def test_wrap_angle_is_in_the_half_open_interval():

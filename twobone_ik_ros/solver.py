@@ -95,6 +95,7 @@ __all__ = [
     'TwoBoneIK',
     'UnreachablePolicy',
     'forward',
+    'new_batch_result',
     'wrap_angle',
 ]
 
@@ -266,7 +267,9 @@ class BatchResult(NamedTuple):
 
     Rejected rows hold 0.0 in every float array (never NaN) and ``Branch.NONE``;
     read ``status`` before using a row.  ``status``, ``reason`` and ``branch``
-    hold the integer values of the enums of the same names.
+    hold the integer values of the enums of the same names.  ``elbow`` and
+    ``reached`` have shape (N, 2) and are column-major when the solver
+    allocates them (see ``new_batch_result``).
     """
 
     theta1: FloatArray
@@ -290,10 +293,11 @@ _SOLVED, _CLAMPED = Status.SOLVED, Status.CLAMPED
 _NONE, _UP, _DOWN = Branch.NONE, Branch.UP, Branch.DOWN
 _NO_REASON = Reason.NONE
 
-# Rows per block in solve_batch: small enough that the dozen temporaries of a
-# block stay in a 2 MiB L2 cache, large enough that numpy's per-call overhead
-# is a few percent of the work.
-_BATCH_BLOCK = 8192
+# Rows per block in solve_batch: small enough that a block's nine rows of
+# temporaries (about 1 MiB) stay in a core's L2 cache, large enough that the
+# forty-odd numpy calls per block cost little next to their work.  The
+# fastest of 4096 ... 65536 rows when measured (2 MiB L2 per two cores).
+_BATCH_BLOCK = 16384
 
 
 class TwoBoneIK:
@@ -383,24 +387,26 @@ class TwoBoneIK:
                     return prepared  # type: ignore[return-value]
                 x, y, h, rx, ry, status, reason = prepared  # type: ignore[misc]
             q = sqrt((l2 - h) * (h - d2))
-            w = h + k
+            scale = 0.5 / h
+            zr = (h + k) * scale
             c2 = h - r
             sign = fixed_sign
             if closest and previous is not None:
                 # choosing needs both branches' angles; the chosen one's are
                 # recomputed below, which measured cheaper than passing them out
-                sign = _closest_sign(x, y, q, w, c2, previous)
+                sign = _closest_sign(x, y, zr, q * scale, q, c2, previous)
             qs = q * sign
             switched = False
             while True:  # the preferred branch, then the other if limits refuse it
-                num = w * y + qs * x
-                den = w * x - qs * y
+                zi = qs * scale
+                ex = x * zr - y * zi
+                ey = y * zr + x * zi
                 # atan2 returns -pi for a first argument of -0.0 or one so small
                 # that pi minus it rounds to pi; the conventions want +pi there.
-                theta1 = atan2(num, den)
+                theta1 = atan2(ey, ex)
                 if theta1 == -pi:
                     theta1 = pi
-                theta2 = atan2(-qs, c2)
+                theta2 = atan2(0.0 - qs, c2)  # 0.0 - 0.0 is +0.0: folded is +pi
                 if theta2 == -pi:
                     theta2 = pi
                 if not limited or (lo1 <= theta1 <= hi1 and lo2 <= theta2 <= hi2):
@@ -408,8 +414,7 @@ class TwoBoneIK:
                 if switched:
                     return joint_limits
                 qs, sign, switched = -qs, -sign, True
-            inv = 0.5 / h
-            return new(result, (theta1, theta2, (den * inv, num * inv), (rx, ry), status,
+            return new(result, (theta1, theta2, (ex, ey), (rx, ry), status,
                                 reason, up if sign > 0.0 else down, switched))
 
         return solve
@@ -449,14 +454,17 @@ class TwoBoneIK:
     # ------------------------------------------------------------------ batch
 
     def solve_batch(self, points: npt.ArrayLike,
-                    previous: Optional[npt.ArrayLike] = None) -> BatchResult:
+                    previous: Optional[npt.ArrayLike] = None,
+                    out: Optional[BatchResult] = None) -> BatchResult:
         """
         Solve N targets at once; same semantics and arithmetic as ``solve``.
 
         ``points`` has shape (N, 2).  ``previous`` (for ``closest``) is one
-        ``(theta1, theta2)`` pair for all rows or an (N, 2) array.  The work is
-        vectorised and done in cache-sized blocks of rows; no Python code runs
-        per target.
+        ``(theta1, theta2)`` pair for all rows or an (N, 2) array.  ``out``, a
+        result from ``new_batch_result(N)`` (or an earlier call), is filled
+        in place instead of allocating: a loop that solves batch after batch
+        then touches no fresh memory.  The work is vectorised and done in
+        cache-sized blocks of rows; no Python code runs per target.
         """
         pts = np.asarray(points, dtype=np.float64)
         if pts.ndim != 2 or pts.shape[1] != 2:
@@ -465,89 +473,111 @@ class TwoBoneIK:
         prev = None
         if previous is not None and self.elbow is ElbowPreference.CLOSEST:
             prev = np.broadcast_to(np.asarray(previous, dtype=np.float64), (n, 2))
-        out = BatchResult(
-            np.empty(n), np.empty(n), np.empty((n, 2)), np.empty((n, 2)),
-            np.zeros(n, np.int8), np.zeros(n, np.int8),
-            np.full(n, _UP if self._sign > 0.0 else _DOWN, np.int8), np.zeros(n, np.bool_))
-        # nine scratch rows, reused by every block: x, y, h, q, w, c2, t, num, den
-        work = np.empty((9, max(1, min(n, _BATCH_BLOCK))))
+        preferred = _UP if self._sign > 0.0 else _DOWN
+        if out is None:
+            out = new_batch_result(n)
+        else:
+            _check_batch_result(out, n, pts)
+            out.status.fill(_SOLVED)
+            out.reason.fill(_NO_REASON)
+            out.branch_switched.fill(False)
+        out.branch.fill(preferred)
+        block = max(1, min(n, _BATCH_BLOCK))
+        work = np.empty((len(_Scratch._fields), block))
+        squares = np.empty((block, 2))
         # Overflow and NaN in the first products are expected and handled.
         with np.errstate(all='ignore'):
             for start in range(0, n, _BATCH_BLOCK):
-                self._solve_block(pts, prev, out, work, slice(start, min(start + _BATCH_BLOCK, n)))
+                rows = slice(start, min(start + _BATCH_BLOCK, n))
+                size = rows.stop - rows.start
+                self._solve_block(pts[rows], None if prev is None else prev[rows],
+                                  _batch_rows(out, rows), _Scratch(*work[:, :size]),
+                                  squares[:size])
         return out
 
-    def _solve_block(self, pts: FloatArray, prev: Optional[FloatArray],
-                     out: BatchResult, work: FloatArray, rows: slice) -> None:
-        """Fill ``rows`` of ``out``: the body of solve_batch, one block at a time."""
-        x, y, h, q, w, c2, t, num, den = work[:, :rows.stop - rows.start]
-        np.copyto(x, pts[rows, 0])
-        np.copyto(y, pts[rows, 1])
-        np.multiply(x, x, out=h)
-        np.multiply(y, y, out=t)
-        np.add(h, t, out=h)
-        status, reason, branch = out.status[rows], out.reason[rows], out.branch[rows]
-        # min/max propagate NaN, so these tests also catch non-finite rows
-        low, high = h.min(), h.max()
-        special = not (low >= self._h_min and high <= self._l2)
-        stand_in = None
-        if special:
-            if not (low >= _H_TINY and high < math.inf):
-                stand_in = self._prepare_rare_rows(x, y, h, status, reason)
-            self._clamp_rows(x, y, h, t, status, reason)
-        reached = out.reached[rows]
-        np.copyto(reached[:, 0], x)  # the clamped point, or the target itself
-        np.copyto(reached[:, 1], y)
-        if stand_in is not None:
-            reached[stand_in] = pts[rows][stand_in]
-        np.subtract(self._l2, h, out=q)
-        np.subtract(h, self._d2, out=t)
-        np.multiply(q, t, out=q)
-        np.sqrt(q, out=q)
-        np.add(h, self._k, out=w)
-        np.subtract(h, self._r, out=c2)
-        if prev is not None:
-            sign = self._closest_signs(x, y, q, w, c2, prev[rows])
-            np.multiply(q, sign, out=q)
-            np.copyto(branch, np.where(sign > 0.0, np.int8(_UP), np.int8(_DOWN)))
-        elif self._sign < 0.0:
-            np.negative(q, out=q)
-        theta1, theta2 = out.theta1[rows], out.theta2[rows]
-        _branch_angles(x, y, q, w, c2, num, den, t, theta1, theta2)
-        if self._limited:
-            out.branch_switched[rows] = self._apply_limits(
-                x, y, q, w, c2, num, den, theta1, theta2, branch, reason, status)
-        np.divide(0.5, h, out=t)
-        np.multiply(den, t, out=out.elbow[rows, 0])
-        np.multiply(num, t, out=out.elbow[rows, 1])
-        if special or self._limited:
-            rejected = status == Status.REJECTED
-            for array in (theta1, theta2, out.elbow[rows], reached):
-                array[rejected] = 0.0
-            branch[rejected] = _NONE
+    def _solve_block(self, pts: FloatArray, prev: Optional[FloatArray], out: BatchResult,
+                     s: _Scratch, squares: FloatArray) -> None:
+        """
+        Fill ``out`` (a block of rows of the caller's result): one block of solve_batch.
 
-    def _clamp_rows(self, x: FloatArray, y: FloatArray, h: FloatArray, t: FloatArray,
-                    status: npt.NDArray[np.int8], reason: npt.NDArray[np.int8]) -> None:
+        The reached point is written first and is the point solved for, so
+        the two clamping helpers work on the output columns in place.
+        """
+        np.multiply(pts, pts, out=squares)
+        np.add(squares[:, 0], squares[:, 1], out=s.h)
+        x, y = pts[:, 0], pts[:, 1]
+        rx, ry = out.reached[:, 0], out.reached[:, 1]
+        # min/max propagate NaN, so these tests also catch non-finite rows
+        low, high = s.h.min(), s.h.max()
+        special = not (low >= self._h_min and high <= self._l2)
+        rare = special and not (low >= _H_TINY and high < math.inf)
+        stand_in = None
+        h = s.h
+        if not special or rare:
+            np.copyto(rx, x)
+            np.copyto(ry, y)
+            x, y = rx, ry
+        if rare:
+            stand_in = self._prepare_rare_rows(rx, ry, h, out.status, out.reason)
+        if special:
+            h = self._clamp_rows(x, y, rx, ry, s, out.status, out.reason)
+        np.subtract(self._l2, h, out=s.q)
+        np.subtract(h, self._d2, out=s.t)
+        np.multiply(s.q, s.t, out=s.q)
+        np.sqrt(s.q, out=s.q)
+        np.divide(0.5, h, out=s.scale)
+        np.add(h, self._k, out=s.zr)
+        np.multiply(s.zr, s.scale, out=s.zr)
+        np.subtract(h, self._r, out=s.c2)
+        if prev is not None:
+            sign = self._closest_signs(rx, ry, s, prev)
+            np.multiply(s.q, sign, out=s.q)
+            np.copyto(out.branch, np.where(sign > 0.0, np.int8(_UP), np.int8(_DOWN)))
+        elif self._sign < 0.0:
+            np.negative(s.q, out=s.q)
+        np.multiply(s.q, s.scale, out=s.zi)
+        _branch_rows(rx, ry, s.zr, s.zi, s.q, s.c2, s.t,
+                     out.elbow[:, 0], out.elbow[:, 1], out.theta1, out.theta2)
+        if self._limited:
+            self._apply_limits(rx, ry, s, out)
+        # rows are rejected only as non-finite (rare), unreachable under the
+        # reject policy, or outside joint limits
+        if rare or (special and not self._clamp) or self._limited:
+            rejected = out.status == Status.REJECTED
+            for array in (out.theta1, out.theta2, out.elbow, out.reached):
+                array[rejected] = 0.0
+            out.branch[rejected] = _NONE
+        if stand_in is not None:
+            out.reached[stand_in] = pts[stand_in]
+
+    def _clamp_rows(self, x: FloatArray, y: FloatArray, rx: FloatArray, ry: FloatArray,
+                    s: _Scratch, status: npt.NDArray[np.int8],
+                    reason: npt.NDArray[np.int8]) -> FloatArray:
         """
         Row-wise twin of the clamping in ``_prepare_outside``, without masks.
 
-        ``p * clip(|p|, |D|, L) / |p|`` leaves a reachable row exactly as it
-        was (d / d is 1.0) and scales an unreachable one as the scalar path
-        does; ``clip(h, D^2, L^2)`` puts it exactly on the boundary.  Rows must
-        be finite with a normal ``h`` (see ``_prepare_rare_rows``).
+        ``(rx, ry) = p * clip(|p|, |D|, L) / |p|`` leaves a reachable row
+        exactly as it was (d / d is 1.0) and scales an unreachable one as the
+        scalar path does; ``clip(h, D^2, L^2)`` puts it exactly on the
+        boundary.  Rows must be finite with a normal ``h`` (see
+        ``_prepare_rare_rows``).  Returns the clipped ``h`` (in ``s.c2``, free
+        until the caller fills it).
         """
-        far = h > self._l2
-        near = h < self._h_min
-        np.add(reason, far, out=reason, casting='unsafe')
-        np.add(reason, 2 * near.view(np.int8), out=reason, casting='unsafe')
-        moved = (far | near).view(np.int8)
-        np.add(status, moved if self._clamp else 2 * moved, out=status, casting='unsafe')
-        np.sqrt(h, out=t)
-        scale = np.clip(t, self.arm.inner_radius, self.arm.outer_radius)
-        np.divide(scale, t, out=scale)
-        np.multiply(x, scale, out=x)
-        np.multiply(y, scale, out=y)
-        np.clip(h, self._d2, self._l2, out=h)
+        far = np.greater(s.h, self._l2).view(np.int8)
+        near = np.less(s.h, self._h_min).view(np.int8)
+        np.add(reason, far, out=reason)  # Reason.TOO_FAR == 1
+        np.add(reason, near, out=reason)
+        np.add(reason, near, out=reason)  # Reason.TOO_CLOSE == 2
+        np.bitwise_or(far, near, out=far)
+        np.add(status, far, out=status)  # Status.CLAMPED == 1
+        if not self._clamp:
+            np.add(status, far, out=status)  # Status.REJECTED == 2
+        np.sqrt(s.h, out=s.t)
+        np.clip(s.t, self.arm.inner_radius, self.arm.outer_radius, out=s.scale)
+        np.divide(s.scale, s.t, out=s.scale)
+        np.multiply(x, s.scale, out=rx)
+        np.multiply(y, s.scale, out=ry)
+        return np.clip(s.h, self._d2, self._l2, out=s.c2)
 
     def _prepare_rare_rows(self, x: FloatArray, y: FloatArray, h: FloatArray,
                            status: npt.NDArray[np.int8],
@@ -582,43 +612,39 @@ class TwoBoneIK:
                     status[rows] = Status.CLAMPED if self._clamp else Status.REJECTED
         return stand_in
 
-    def _closest_signs(self, x: FloatArray, y: FloatArray, q: FloatArray, w: FloatArray,
-                       c2: FloatArray, prev: FloatArray) -> FloatArray:
+    def _closest_signs(self, x: FloatArray, y: FloatArray, s: _Scratch,
+                       prev: FloatArray) -> FloatArray:
         """Per-row twin of ``_closest_sign``."""
-        up1 = np.arctan2(w * y + q * x, w * x - q * y)
-        up2 = np.arctan2(-q, c2)
-        down1 = np.arctan2(w * y - q * x, w * x + q * y)
-        down2 = np.arctan2(q, c2)
+        zi = s.q * s.scale
+        xr, yi, yr, xi = x * s.zr, y * zi, y * s.zr, x * zi
+        up1, up2 = np.arctan2(yr + xi, xr - yi), np.arctan2(0.0 - s.q, s.c2)
+        down1, down2 = np.arctan2(yr - xi, xr + yi), np.arctan2(s.q, s.c2)
         p1, p2 = prev[:, 0], prev[:, 1]
         d_up = np.maximum(_wrapped_abs(up1 - p1), _wrapped_abs(up2 - p2))
         d_down = np.maximum(_wrapped_abs(down1 - p1), _wrapped_abs(down2 - p2))
         usable = np.isfinite(p1) & np.isfinite(p2)
         return np.where(usable & (d_down < d_up), -1.0, 1.0)
 
-    def _apply_limits(self, x: FloatArray, y: FloatArray, q: FloatArray, w: FloatArray,
-                      c2: FloatArray, num: FloatArray, den: FloatArray,
-                      theta1: FloatArray, theta2: FloatArray, branch: npt.NDArray[np.int8],
-                      reason: npt.NDArray[np.int8],
-                      status: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
-        """Per-row twin of the joint-limit retry in ``solve``; returns switched rows."""
-        outside = ~self._within_limits(theta1, theta2)
-        outside &= status != Status.REJECTED
+    def _apply_limits(self, x: FloatArray, y: FloatArray, s: _Scratch, out: BatchResult) -> None:
+        """Per-row twin of the joint-limit retry in ``solve``."""
+        outside = ~self._within_limits(out.theta1, out.theta2)
+        outside &= out.status != Status.REJECTED
         if not outside.any():
-            return outside
-        o_q = -q[outside]
-        o_num, o_den = np.empty_like(o_q), np.empty_like(o_q)
-        o_t1, o_t2 = np.empty_like(o_q), np.empty_like(o_q)
-        _branch_angles(x[outside], y[outside], o_q, w[outside], c2[outside],
-                       o_num, o_den, np.empty_like(o_q), o_t1, o_t2)
-        fits = self._within_limits(o_t1, o_t2)
+            return
+        other = [np.empty(np.count_nonzero(outside)) for _ in range(5)]
+        ex, ey, theta1, theta2, scratch = other
+        q = -s.q[outside]
+        _branch_rows(x[outside], y[outside], s.zr[outside], -s.zi[outside], q, s.c2[outside],
+                     scratch, ex, ey, theta1, theta2)
+        fits = self._within_limits(theta1, theta2)
         switched = np.zeros_like(outside)
         switched[outside] = fits
-        q[switched], num[switched], den[switched] = o_q[fits], o_num[fits], o_den[fits]
-        theta1[switched], theta2[switched] = o_t1[fits], o_t2[fits]
-        branch[switched] = -branch[switched]
+        out.elbow[switched, 0], out.elbow[switched, 1] = ex[fits], ey[fits]
+        out.theta1[switched], out.theta2[switched] = theta1[fits], theta2[fits]
+        out.branch[switched] = -out.branch[switched]
+        out.branch_switched[switched] = True
         refused = outside & ~switched
-        reason[refused], status[refused] = Reason.JOINT_LIMITS, Status.REJECTED
-        return switched
+        out.reason[refused], out.status[refused] = Reason.JOINT_LIMITS, Status.REJECTED
 
     def _within_limits(self, theta1: FloatArray, theta2: FloatArray) -> npt.NDArray[np.bool_]:
         s, e = self.shoulder_limits, self.elbow_limits
@@ -626,18 +652,62 @@ class TwoBoneIK:
                 & (theta2 >= e.lower) & (theta2 <= e.upper))
 
 
-def _branch_angles(x: FloatArray, y: FloatArray, qs: FloatArray, w: FloatArray,
-                   c2: FloatArray, num: FloatArray, den: FloatArray, t: FloatArray,
-                   theta1: FloatArray, theta2: FloatArray) -> None:
+class _Scratch(NamedTuple):
+    """Per-block work rows of solve_batch (views into one reused array)."""
+
+    h: FloatArray       # x^2 + y^2 of the target
+    q: FloatArray       # the signed perpendicular coefficient
+    scale: FloatArray   # 0.5 / h
+    zr: FloatArray      # (h + r1^2 - r2^2) * scale: elbow along p
+    zi: FloatArray      # q * scale: elbow along p turned a quarter
+    c2: FloatArray      # h - r1^2 - r2^2; first the clipped h while clamping
+    t: FloatArray       # temporary
+
+
+def new_batch_result(n: int) -> BatchResult:
+    """
+    Allocate a BatchResult for ``n`` rows, to pass to ``solve_batch(out=...)``.
+
+    The (n, 2) arrays are column-major: each coordinate is contiguous, which
+    the arithmetic (and most plotting) reads fastest; indexing is unchanged.
+    """
+    return BatchResult(
+        np.empty(n), np.empty(n), np.empty((n, 2), order='F'), np.empty((n, 2), order='F'),
+        np.zeros(n, np.int8), np.zeros(n, np.int8), np.empty(n, np.int8),
+        np.zeros(n, np.bool_))
+
+
+def _check_batch_result(out: BatchResult, n: int, points: FloatArray) -> None:
+    """Refuse an ``out`` that cannot hold ``n`` rows or overlaps the input, naming the field."""
+    if not isinstance(out, BatchResult):
+        raise TypeError(f'out must be a BatchResult, got {type(out).__name__}')
+    for (name, array), template in zip(out._asdict().items(), new_batch_result(0)):
+        shape = (n,) + template.shape[1:]
+        if not (isinstance(array, np.ndarray) and array.shape == shape
+                and array.dtype == template.dtype and array.flags.writeable):
+            raise ValueError(
+                f'out.{name} must be a writeable {template.dtype} array of shape {shape}')
+        # the input is read after some outputs are written
+        if np.may_share_memory(array, points):
+            raise ValueError(f'out.{name} overlaps the points being solved')
+
+
+def _batch_rows(out: BatchResult, rows: slice) -> BatchResult:
+    return BatchResult._make(array[rows] for array in out)
+
+
+def _branch_rows(x: FloatArray, y: FloatArray, zr: FloatArray, zi: FloatArray,
+                 qs: FloatArray, c2: FloatArray, t: FloatArray, ex: FloatArray,
+                 ey: FloatArray, theta1: FloatArray, theta2: FloatArray) -> None:
     """Array twin of the branch arithmetic in ``solve`` for a signed q."""
-    np.multiply(w, y, out=num)
-    np.multiply(qs, x, out=t)
-    np.add(num, t, out=num)
-    np.multiply(w, x, out=den)
-    np.multiply(qs, y, out=t)
-    np.subtract(den, t, out=den)
-    np.arctan2(num, den, out=theta1)
-    np.negative(qs, out=t)
+    np.multiply(x, zr, out=ex)
+    np.multiply(y, zi, out=t)
+    np.subtract(ex, t, out=ex)
+    np.multiply(y, zr, out=ey)
+    np.multiply(x, zi, out=t)
+    np.add(ey, t, out=ey)
+    np.arctan2(ey, ex, out=theta1)
+    np.subtract(0.0, qs, out=t)
     np.arctan2(t, c2, out=theta2)
     _replace_minus_pi(theta1)
     _replace_minus_pi(theta2)
@@ -691,14 +761,15 @@ def _directions(x: FloatArray, y: FloatArray) -> Tuple[FloatArray, FloatArray]:
     return sx / n, sy / n
 
 
-def _closest_sign(x: float, y: float, q: float, w: float, c2: float,
+def _closest_sign(x: float, y: float, zr: float, zi: float, q: float, c2: float,
                   previous: Tuple[float, float]) -> float:
     """+1.0 (up) or -1.0 (down), whichever is nearer ``previous`` in L-inf."""
     p1, p2 = previous
     if not (math.isfinite(p1) and math.isfinite(p2)):
         return 1.0
-    up = _joint_distance(math.atan2(w * y + q * x, w * x - q * y), math.atan2(-q, c2), p1, p2)
-    down = _joint_distance(math.atan2(w * y - q * x, w * x + q * y), math.atan2(q, c2), p1, p2)
+    xr, yi, yr, xi = x * zr, y * zi, y * zr, x * zi
+    up = _joint_distance(math.atan2(yr + xi, xr - yi), math.atan2(0.0 - q, c2), p1, p2)
+    down = _joint_distance(math.atan2(yr - xi, xr + yi), math.atan2(q, c2), p1, p2)
     return -1.0 if down < up else 1.0
 
 
