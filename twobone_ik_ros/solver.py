@@ -406,7 +406,7 @@ class TwoBoneIK:
                 theta1 = atan2(ey, ex)
                 if theta1 == -pi:
                     theta1 = pi
-                theta2 = atan2(0.0 - qs, c2)  # 0.0 - 0.0 is +0.0: folded is +pi
+                theta2 = atan2(-qs, c2)
                 if theta2 == -pi:
                     theta2 = pi
                 if not limited or (lo1 <= theta1 <= hi1 and lo2 <= theta2 <= hi2):
@@ -681,7 +681,9 @@ def _check_batch_result(out: BatchResult, n: int, points: FloatArray) -> None:
     """Refuse an ``out`` that cannot hold ``n`` rows or overlaps the input, naming the field."""
     if not isinstance(out, BatchResult):
         raise TypeError(f'out must be a BatchResult, got {type(out).__name__}')
-    for (name, array), template in zip(out._asdict().items(), new_batch_result(0)):
+    templates: Dict[str, npt.NDArray[Any]] = new_batch_result(0)._asdict()
+    for name, array in out._asdict().items():
+        template = templates[name]
         shape = (n,) + template.shape[1:]
         if not (isinstance(array, np.ndarray) and array.shape == shape
                 and array.dtype == template.dtype and array.flags.writeable):
@@ -707,7 +709,7 @@ def _branch_rows(x: FloatArray, y: FloatArray, zr: FloatArray, zi: FloatArray,
     np.multiply(x, zi, out=t)
     np.add(ey, t, out=ey)
     np.arctan2(ey, ex, out=theta1)
-    np.subtract(0.0, qs, out=t)
+    np.subtract(0.0, qs, out=t)  # +0.0 where q is 0: a folded arm gets +pi, not -pi to fix
     np.arctan2(t, c2, out=theta2)
     _replace_minus_pi(theta1)
     _replace_minus_pi(theta2)
