@@ -58,9 +58,14 @@ reachability test and the square root share one expression.  ``+q`` is the
 ``up`` elbow, ``-q`` the ``down`` one.  One division (``0.5 / h``) scales the
 elbow, one square root gives ``q``; nothing else is irrational.
 
+The elbow is evaluated as a rotation-and-scale of ``p``: with
+``zr = w / 2h`` and ``zi = q / 2h`` (the one division), ``e = (x zr - y zi,
+y zr + x zi)``, the complex product ``p (zr + i zi)`` written out.  ``solve``
+and ``solve_batch`` do these same IEEE operations in the same order, so their
+elbows agree to the last bit.
+
 The angles come last, from two ``atan2`` calls that need no normalisation:
-``theta1`` is the direction of ``w p + q p_perp`` (the positive factor
-``1 / 2h`` does not change a direction) and ``theta2`` the direction of link 2
+``theta1`` is the direction of ``e`` and ``theta2`` the direction of link 2
 seen from link 1, whose cosine and sine are proportional to
 ``h - r1^2 - r2^2`` and ``-q`` (the dot and cross products of the two links,
 both divided by ``r1 r2 / 2``).
