@@ -478,7 +478,6 @@ class TwoBoneIK:
         prev = None
         if previous is not None and self.elbow is ElbowPreference.CLOSEST:
             prev = np.broadcast_to(np.asarray(previous, dtype=np.float64), (n, 2))
-        preferred = _UP if self._sign > 0.0 else _DOWN
         if out is None:
             out = new_batch_result(n)
         else:
@@ -486,7 +485,7 @@ class TwoBoneIK:
             out.status.fill(_SOLVED)
             out.reason.fill(_NO_REASON)
             out.branch_switched.fill(False)
-        out.branch.fill(preferred)
+        out.branch.fill(_UP if self._sign > 0.0 else _DOWN)
         block = max(1, min(n, _BATCH_BLOCK))
         work = np.empty((len(_Scratch._fields), block))
         squares = np.empty((block, 2))
@@ -505,8 +504,9 @@ class TwoBoneIK:
         """
         Fill ``out`` (a block of rows of the caller's result): one block of solve_batch.
 
-        The reached point is written first and is the point solved for, so
-        the two clamping helpers work on the output columns in place.
+        The reached columns of ``out`` hold the point solved for (the target,
+        or where clamping moved it), so no separate copy of it is made; only
+        a stand-in point at the shoulder is replaced by the target at the end.
         """
         np.multiply(pts, pts, out=squares)
         np.add(squares[:, 0], squares[:, 1], out=s.h)
@@ -534,13 +534,16 @@ class TwoBoneIK:
         np.add(h, self._k, out=s.zr)
         np.multiply(s.zr, s.scale, out=s.zr)
         np.subtract(h, self._r, out=s.c2)
+        np.multiply(s.q, s.scale, out=s.zi)
+        # the branch is the sign of q (and so of zi); multiplying by -1 is exact
         if prev is not None:
             sign = self._closest_signs(rx, ry, s, prev)
             np.multiply(s.q, sign, out=s.q)
+            np.multiply(s.zi, sign, out=s.zi)
             np.copyto(out.branch, np.where(sign > 0.0, np.int8(_UP), np.int8(_DOWN)))
         elif self._sign < 0.0:
             np.negative(s.q, out=s.q)
-        np.multiply(s.q, s.scale, out=s.zi)
+            np.negative(s.zi, out=s.zi)
         _branch_rows(rx, ry, s.zr, s.zi, s.q, s.c2, s.t,
                      out.elbow[:, 0], out.elbow[:, 1], out.theta1, out.theta2)
         if self._limited:
@@ -619,9 +622,8 @@ class TwoBoneIK:
 
     def _closest_signs(self, x: FloatArray, y: FloatArray, s: _Scratch,
                        prev: FloatArray) -> FloatArray:
-        """Per-row twin of ``_closest_sign``."""
-        zi = s.q * s.scale
-        xr, yi, yr, xi = x * s.zr, y * zi, y * s.zr, x * zi
+        """Per-row twin of ``_closest_sign``; ``s.q`` and ``s.zi`` are still unsigned."""
+        xr, yi, yr, xi = x * s.zr, y * s.zi, y * s.zr, x * s.zi
         up1, up2 = np.arctan2(yr + xi, xr - yi), np.arctan2(0.0 - s.q, s.c2)
         down1, down2 = np.arctan2(yr - xi, xr + yi), np.arctan2(s.q, s.c2)
         p1, p2 = prev[:, 0], prev[:, 1]
@@ -636,8 +638,7 @@ class TwoBoneIK:
         outside &= out.status != Status.REJECTED
         if not outside.any():
             return
-        other = [np.empty(np.count_nonzero(outside)) for _ in range(5)]
-        ex, ey, theta1, theta2, scratch = other
+        ex, ey, theta1, theta2, scratch = (np.empty(np.count_nonzero(outside)) for _ in range(5))
         q = -s.q[outside]
         _branch_rows(x[outside], y[outside], s.zr[outside], -s.zi[outside], q, s.c2[outside],
                      scratch, ex, ey, theta1, theta2)
