@@ -18,33 +18,46 @@ The arm following the demo target source: twobone_ik.launch.py plus target_publi
     ros2 launch twobone_ik_ros demo.launch.py pattern:=figure_eight rviz:=true
 
 Every argument of twobone_ik.launch.py is accepted and passed on; pattern and
-rate configure the target source, which publishes on the same target topic.
+rate configure the target source, which publishes on the same target topic,
+sized to the arm and in its frame as twobone_ik.launch.py resolves them.  If
+the IK node exits, the included launch shuts everything down, the source too.
 """
 
 import os
 
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument, IncludeLaunchDescription
+from launch.actions import DeclareLaunchArgument, IncludeLaunchDescription, OpaqueFunction
 from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
-from launch_ros.parameter_descriptions import ParameterValue
-from twobone_ik_ros.launch_config import LAUNCH_ARGUMENTS
+from twobone_ik_ros.launch_config import (
+    declare_arguments, LAUNCH_ARGUMENTS, launch_values, plan)
 from twobone_ik_ros.target_patterns import PATTERNS
 
 PACKAGE = 'twobone_ik_ros'
 DEMO_DEFAULTS = {'rviz': 'true'}
 
 
+def _source(context):
+    """The target source, for the arm as the arm's launch file resolves it."""
+    the = plan(launch_values(context))
+    return [Node(
+        package=PACKAGE, executable='target_publisher', name='target_publisher',
+        namespace=the.namespace, output='screen',
+        parameters=[{
+            'pattern': LaunchConfiguration('pattern').perform(context),
+            'rate': float(LaunchConfiguration('rate').perform(context)),
+            'r1': the.config.r1,
+            'r2': the.config.r2,
+            'frame_id': the.config.frame,
+        }],
+        remappings=[('target', the.target_topic)])]
+
+
 def generate_launch_description():
     """Declare the arm's arguments and the source's, start both."""
-    arguments = [
-        DeclareLaunchArgument(
-            arg.name, default_value=DEMO_DEFAULTS.get(arg.name, arg.default),
-            description=arg.description, **({'choices': list(arg.choices)} if arg.choices else {}))
-        for arg in LAUNCH_ARGUMENTS]
-    arguments += [
+    arguments = declare_arguments(DEMO_DEFAULTS) + [
         DeclareLaunchArgument('pattern', default_value='figure_eight', choices=list(PATTERNS),
                               description='Target pattern of the demo source.'),
         DeclareLaunchArgument('rate', default_value='20.0',
@@ -55,15 +68,4 @@ def generate_launch_description():
             get_package_share_directory(PACKAGE), 'launch', 'twobone_ik.launch.py')),
         launch_arguments={arg.name: LaunchConfiguration(arg.name)
                           for arg in LAUNCH_ARGUMENTS}.items())
-    source = Node(
-        package=PACKAGE, executable='target_publisher', name='target_publisher',
-        namespace=LaunchConfiguration('namespace'), output='screen',
-        parameters=[{
-            'pattern': LaunchConfiguration('pattern'),
-            'rate': ParameterValue(LaunchConfiguration('rate'), value_type=float),
-            'r1': ParameterValue(LaunchConfiguration('r1'), value_type=float),
-            'r2': ParameterValue(LaunchConfiguration('r2'), value_type=float),
-            'frame_id': LaunchConfiguration('base_frame'),
-        }],
-        remappings=[('target', LaunchConfiguration('target_topic'))])
-    return LaunchDescription(arguments + [arm, source])
+    return LaunchDescription(arguments + [arm, OpaqueFunction(function=_source)])

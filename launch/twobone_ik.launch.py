@@ -12,26 +12,30 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
+
 """
-Launch the IK node, robot_state_publisher with a matching URDF, and RViz.
+Launch the IK node, robot_state_publisher with the same arm, and RViz on request.
 
     ros2 launch twobone_ik_ros twobone_ik.launch.py r1:=1.2 r2:=0.8 rviz:=true
 
-Arguments (``ros2 launch twobone_ik_ros twobone_ik.launch.py --show-args``):
-r1, r2, elbow, unreachable, base_frame, namespace, target_topic, rviz,
-robot_state_publisher, params_file; see twobone_ik_ros/launch_config.py.
+``--show-args`` lists the arguments (the table is
+``twobone_ik_ros.launch_config.LAUNCH_ARGUMENTS``).  Before anything starts,
+the arguments and ``params_file`` are resolved and validated with the node's
+own validator, and the packages to start are looked up: a wrong value or a
+missing package stops the launch with a message and a non-zero exit, and no
+process is left behind.  If the IK node exits while the launch is running,
+the launch shuts down and exits non-zero.
 """
 
 import os
 
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument, OpaqueFunction
-from launch.substitutions import LaunchConfiguration
+from launch.actions import OpaqueFunction
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from twobone_ik_ros.launch_config import (
-    LAUNCH_ARGUMENTS, node_parameters, read_parameter_file, robot_description)
+    check_packages, declare_arguments, launch_values, LaunchError, plan)
 
 PACKAGE = 'twobone_ik_ros'
 
@@ -40,37 +44,52 @@ def _namespaced(namespace, name):
     """Resolve a topic name the way the namespaced node will."""
     if name.startswith('/'):
         return name
-    namespace = namespace.strip('/')
     return f'/{namespace}/{name}' if namespace else f'/{name}'
 
 
+def _shut_down_with_the_node(event, context):
+    """Turn an exit of the IK node into a failed launch (unless the launch is ending)."""
+    if not context.is_shutdown:
+        raise LaunchError(f'{event.process_name} exited with code {event.returncode}; '
+                          'shutting down the launch')
+
+
 def _launch_setup(context):
-    values = {arg.name: LaunchConfiguration(arg.name).perform(context)
-              for arg in LAUNCH_ARGUMENTS}
-    namespace = values['namespace']
-    params_file = values['params_file']
-    # the launch arguments override the file: they are listed after it
-    ik_parameters = ([params_file] if params_file else []) + [node_parameters(values)]
+    the = plan(launch_values(context))
+    check_packages(the.packages)
+    config, namespace = the.config, the.namespace
     actions = [Node(
         package=PACKAGE, executable='twobone_ik_node', name='twobone_ik',
-        namespace=namespace, output='screen', parameters=ik_parameters,
-        remappings=[('target', values['target_topic'])],
+        namespace=namespace, output='screen', parameters=the.node_parameters,
+        remappings=[('target', the.target_topic)], on_exit=_shut_down_with_the_node,
     )]
-    if values['robot_state_publisher'] == 'true':
-        urdf = robot_description(values, read_parameter_file(params_file))
+    if any(package == 'robot_state_publisher' for package, _ in the.packages):
         actions.append(Node(
             package='robot_state_publisher', executable='robot_state_publisher',
-            namespace=namespace, output='screen',
-            parameters=[{'robot_description': ParameterValue(urdf, value_type=str)}],
+            name='robot_state_publisher', namespace=namespace, output='screen',
+            parameters=[{
+                'robot_description': ParameterValue(the.robot_description, value_type=str),
+                'frame_prefix': config.frame_prefix,
+            }],
         ))
-    if values['rviz'] == 'true':
-        config = os.path.join(get_package_share_directory(PACKAGE), 'rviz', 'twobone_ik.rviz')
-        # the .rviz file names the un-namespaced topics; point them at this arm
-        topics = {'/target': values['target_topic'], '/markers': 'markers',
-                  '/robot_description': 'robot_description'}
+    if the.base_pose is not None:
+        parent, x, y, yaw = the.base_pose
         actions.append(Node(
-            package='rviz2', executable='rviz2', name='rviz2', output='screen',
-            arguments=['-d', config],
+            package='tf2_ros', executable='static_transform_publisher',
+            name='base_placement', namespace=namespace, output='screen',
+            arguments=['--x', repr(x), '--y', repr(y), '--yaw', repr(yaw),
+                       '--frame-id', parent, '--child-frame-id', config.frame],
+        ))
+    if any(package == 'rviz2' for package, _ in the.packages):
+        rviz_config = os.path.join(get_package_share_directory(PACKAGE), 'rviz',
+                                   'twobone_ik.rviz')
+        # the .rviz file names the un-namespaced topics; point them at this arm
+        topics = {'/target': the.target_topic, '/markers': 'markers',
+                  '/robot_description': 'robot_description'}
+        # -f: the fixed frame, which RViz also stamps Publish Point clicks with
+        actions.append(Node(
+            package='rviz2', executable='rviz2', name='rviz2', namespace=namespace,
+            output='screen', arguments=['-d', rviz_config, '-f', config.frame],
             remappings=[(old, _namespaced(namespace, new)) for old, new in topics.items()
                         if _namespaced(namespace, new) != old],
         ))
@@ -78,13 +97,5 @@ def _launch_setup(context):
 
 
 def generate_launch_description():
-    """Declare the arguments, then build the nodes from their values."""
-    return LaunchDescription(
-        [DeclareLaunchArgument(arg.name, default_value=arg.default,
-                               description=arg.description, **_choices(arg))
-         for arg in LAUNCH_ARGUMENTS]
-        + [OpaqueFunction(function=_launch_setup)])
-
-
-def _choices(arg):
-    return {'choices': list(arg.choices)} if arg.choices else {}
+    """Declare the arguments, then build the nodes from their resolved values."""
+    return LaunchDescription(declare_arguments() + [OpaqueFunction(function=_launch_setup)])

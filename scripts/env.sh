@@ -43,6 +43,32 @@ twobone_ensure_venv() {
   echo "$stamp" > "$TWOBONE_VENV/.stamp"
 }
 
+# launch, launch_testing, launch_pytest, ros2cli and tf2_ros have no PyPI
+# wheels.  Where TWOBONE_ROS_SOURCES names a folder with their sources and an
+# install.sh (../shared/ros2-launch in CI), build them into the venv once
+# (about 2 minutes; seconds when nothing changed) and put them on the paths.
+# Without it, the tests that need them are skipped and say how to enable them;
+# a sourced ROS install provides them instead.
+twobone_ensure_ros_tools() {
+  [ -n "${TWOBONE_ROS_SOURCES:-}" ] || return 0
+  local sources workspace
+  sources="$(cd "$TWOBONE_ROS_SOURCES" 2>/dev/null && pwd)" || {
+    echo "scripts: TWOBONE_ROS_SOURCES=$TWOBONE_ROS_SOURCES is not a folder" >&2; return 1; }
+  [ -f "$sources/install.sh" ] || {
+    echo "scripts: $sources has no install.sh" >&2; return 1; }
+  workspace="$TWOBONE_VENV-ros2-ws"
+  bash "$sources/install.sh" "$TWOBONE_VENV" "$workspace" >&2 || return 1
+  export PATH="$TWOBONE_VENV/bin:$PATH"
+  export AMENT_PREFIX_PATH="$TWOBONE_VENV${AMENT_PREFIX_PATH:+:$AMENT_PREFIX_PATH}"
+  export CMAKE_PREFIX_PATH="$TWOBONE_VENV${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+  local had_u=0
+  case $- in *u*) had_u=1; set +u ;; esac  # colcon's setup scripts read unset variables
+  # shellcheck disable=SC1091
+  source "$workspace/install/setup.bash"
+  [ "$had_u" = 1 ] && set -u
+  return 0
+}
+
 # Discovery stays on this machine, in a domain of this run's own (1..101).
 export ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST
 export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-$(( 1 + $$ % 101 ))}"

@@ -12,17 +12,22 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""
-Real processes on real DDS: start a node as a subprocess and talk to it.
 
-``NodeProcess`` runs an executable of this package as its own process (with
-SIGINT restored, so a test can stop it as Ctrl-C would); ``Probe`` is an rclpy
-node in the test process that publishes targets, records every message the
-node publishes, and sets parameters through the node's parameter services.
+"""
+Real processes on real DDS: start nodes and launch files, and talk to them.
+
+``NodeProcess`` runs a module of this package as a node in a process of its
+own, ``LaunchProcess`` runs ``ros2 launch`` as a user types it (both with
+SIGINT restored, so a test can stop them as Ctrl-C would); ``Probe`` is an
+rclpy node in the test process that publishes targets, records what the IK
+node publishes, reads TF with real tf2 and calls parameter services.
 """
 
+import importlib.util
+import itertools
 import math
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -35,27 +40,47 @@ from rcl_interfaces.srv import GetParameters, SetParameters
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.parameter import Parameter
+from rclpy.qos import DurabilityPolicy, QoSProfile
 from sensor_msgs.msg import JointState
 from visualization_msgs.msg import MarkerArray
+
+import pytest
+
+ROS_TOOLS = ('launch', 'launch_ros', 'launch_pytest', 'ros2cli', 'tf2_ros')
+HOW_TO_GET_ROS_TOOLS = (
+    'run the suite as TWOBONE_ROS_SOURCES=../shared/ros2-launch scripts/test (builds them into '
+    'the venv), or from a shell with a ROS 2 install sourced')
+_unique = itertools.count(1)
+
+
+def require_ros_tools():
+    """Skip the calling module (or test) unless launch, ros2cli and tf2_ros are installed."""
+    missing = [name for name in ROS_TOOLS if importlib.util.find_spec(name) is None]
+    if shutil.which('ros2') is None:
+        missing.append('the ros2 command')
+    if missing:
+        pytest.skip(f'needs {", ".join(missing)}: {HOW_TO_GET_ROS_TOOLS}',
+                    allow_module_level=True)
+
+
+def unique_name(prefix):
+    """A name no other test of this session uses (namespaces, stamps)."""
+    return f'{prefix}_{os.getpid()}_{next(_unique)}'
 
 
 def _restore_sigint():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-class NodeProcess:
-    """A package executable (``python -m module``) in a process of its own."""
+class _Process:
+    """A child process whose output goes to a file the test can read."""
 
-    def __init__(self, module, ros_args=(), args=()):
-        """Start it; output goes to a file the test can read on failure."""
+    def __init__(self, command, name, env=None):
         self.log_path = os.path.join(os.environ.get('ROS_LOG_DIR', '/tmp'),
-                                     f'{module}-{time.monotonic_ns()}.out')
+                                     f'{name}-{time.monotonic_ns()}.out')
         self._log = open(self.log_path, 'w+')
-        command = [sys.executable, '-m', module, *args]
-        if ros_args:
-            command += ['--ros-args', *ros_args]
         self.process = subprocess.Popen(command, stdout=self._log, stderr=subprocess.STDOUT,
-                                        preexec_fn=_restore_sigint)
+                                        preexec_fn=_restore_sigint, env=env)
 
     def output(self):
         """Everything the process printed so far."""
@@ -63,7 +88,11 @@ class NodeProcess:
         with open(self.log_path) as log:
             return log.read()
 
-    def interrupt(self, timeout=15.0):
+    def wait(self, timeout=30.0):
+        """Wait for the exit code."""
+        return self.process.wait(timeout=timeout)
+
+    def interrupt(self, timeout=30.0):
         """Send SIGINT, as Ctrl-C does, and return the exit code."""
         self.process.send_signal(signal.SIGINT)
         return self.process.wait(timeout=timeout)
@@ -73,23 +102,60 @@ class NodeProcess:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
             try:
-                self.process.wait(timeout=10)
+                self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
         self._log.close()
 
 
+class NodeProcess(_Process):
+    """A package module (``python -m module``) run as a node in a process of its own."""
+
+    def __init__(self, module, ros_args=(), args=()):
+        """Start it; ``ros_args`` go after ``--ros-args``."""
+        command = [sys.executable, '-m', module, *args]
+        if ros_args:
+            command += ['--ros-args', *ros_args]
+        super().__init__(command, module)
+
+
+class LaunchProcess(_Process):
+    """``ros2 launch twobone_ik_ros <file> <arguments>``, as a user types it."""
+
+    def __init__(self, launch_file, *arguments, env=None):
+        """Start it (the package must be installed: use the ``ros_install`` fixture)."""
+        super().__init__(['ros2', 'launch', 'twobone_ik_ros', launch_file, *arguments],
+                         launch_file, env=env)
+
+
+def processes_mentioning(text):
+    """PIDs of the processes whose command line contains ``text`` (from /proc)."""
+    found = []
+    for entry in os.listdir('/proc'):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f'/proc/{entry}/cmdline', 'rb') as cmdline:
+                if text.encode() in cmdline.read():
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
 class Probe:
     """The test's side of the graph: targets out, everything the node says in."""
 
-    def __init__(self, node_name='twobone_ik', namespace='', name='probe'):
-        """Create the probe node in its own context."""
+    def __init__(self, node_name='twobone_ik', namespace='', name='probe', tf=False,
+                 target_topic='target'):
+        """Create the probe node in its own context (with a tf2 listener if ``tf``)."""
         self.context = rclpy.Context()
         rclpy.init(context=self.context)
-        self.node = rclpy.create_node(name, context=self.context)
+        self.node = rclpy.create_node(unique_name(name), context=self.context)
         self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)
+        self.namespace = namespace
         prefix = f'{namespace}/' if namespace else ''
         self.joint_states = []
         self.elbows = []
@@ -99,12 +165,24 @@ class Probe:
         node.create_subscription(JointState, prefix + 'joint_states',
                                  self.joint_states.append, 1000)
         node.create_subscription(PointStamped, prefix + 'elbow', self.elbows.append, 1000)
-        node.create_subscription(MarkerArray, prefix + 'markers', self.markers.append, 100)
-        node.create_subscription(DiagnosticArray, '/diagnostics', self.diagnostics.append, 100)
-        self.target_pub = node.create_publisher(PointStamped, prefix + 'target', 1000)
-        full_name = f'{namespace}/{node_name}' if namespace else f'/{node_name}'
-        self._set = node.create_client(SetParameters, f'{full_name}/set_parameters')
-        self._get = node.create_client(GetParameters, f'{full_name}/get_parameters')
+        node.create_subscription(MarkerArray, prefix + 'markers', self.markers.append,
+                                 QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        node.create_subscription(DiagnosticArray, '/diagnostics', self._on_diagnostics, 100)
+        if not target_topic.startswith('/'):
+            target_topic = prefix + target_topic
+        self.target_pub = node.create_publisher(PointStamped, target_topic, 1000)
+        self.node_name = f'{namespace}/{node_name}' if namespace else f'/{node_name}'
+        self._clients = {}
+        self.tf_buffer = None
+        if tf:
+            import tf2_ros
+            self.tf_buffer = tf2_ros.Buffer()
+            self._tf_listener = tf2_ros.TransformListener(self.tf_buffer, node)
+
+    def _on_diagnostics(self, msg):
+        if any(status.name == f'{self.node_name.lstrip("/")}: targets'
+               for status in msg.status):
+            self.diagnostics.append(msg)
 
     def spin_until(self, condition, timeout=10.0):
         """Process callbacks until ``condition()`` holds; return whether it did."""
@@ -121,12 +199,13 @@ class Probe:
         while time.monotonic() < deadline:
             self.executor.spin_once(timeout_sec=0.01)
 
-    def wait_for_node(self, timeout=20.0):
+    def wait_for_node(self, timeout=30.0):
         """Wait until the node subscribes to our targets and its services answer."""
+        client = self._client(SetParameters, self.node_name)
         ready = self.spin_until(lambda: self.target_pub.get_subscription_count() > 0
-                                and self._set.service_is_ready()
+                                and client.service_is_ready()
                                 and self.node.count_publishers('/diagnostics') > 0, timeout)
-        assert ready, 'the node did not come up on the graph'
+        assert ready, f'{self.node_name} did not come up on the graph'
 
     def send(self, x, y, z=0.0, frame_id='base_link', stamp_id=None):
         """Publish one target; ``stamp_id`` > 0 marks it so the answer can be found."""
@@ -137,38 +216,61 @@ class Probe:
         msg.point.x, msg.point.y, msg.point.z = float(x), float(y), float(z)
         self.target_pub.publish(msg)
 
-    def solve(self, x, y, stamp_id, timeout=5.0):
-        """Send a target and return the JointState answering it (None if none)."""
-        def answered():
-            return any(js.header.stamp.sec == stamp_id for js in self.joint_states)
-        self.send(x, y, stamp_id=stamp_id)
-        if not self.spin_until(answered, timeout):
-            return None
-        return next(js for js in self.joint_states if js.header.stamp.sec == stamp_id)
+    def answer(self, stamp_id):
+        """The JointState answering the target sent with ``stamp_id``, or None."""
+        return next((js for js in self.joint_states if js.header.stamp.sec == stamp_id), None)
 
-    def set_parameters(self, **values):
-        """Set parameters on the node; return the list of SetParametersResult."""
+    def solve(self, x, y, stamp_id, frame_id='base_link', timeout=10.0):
+        """Send a target and return the JointState answering it (None if none)."""
+        self.send(x, y, frame_id=frame_id, stamp_id=stamp_id)
+        self.spin_until(lambda: self.answer(stamp_id) is not None, timeout)
+        return self.answer(stamp_id)
+
+    def set_parameters(self, node_name=None, **values):
+        """Set parameters on the IK node (or ``node_name``); return the results."""
         request = SetParameters.Request()
         request.parameters = [Parameter(name, value=value).to_parameter_msg()
                               for name, value in values.items()]
-        return self._call(self._set, request).results
+        return self._call(SetParameters, node_name or self.node_name, request).results
 
-    def get_parameters(self, *names):
-        """Return the current values of the named parameters as Python values."""
+    def get_parameters(self, *names, node_name=None):
+        """Return the named parameters of the IK node (or ``node_name``) as Parameters."""
         request = GetParameters.Request(names=list(names))
-        values = self._call(self._get, request).values
-        return {name: Parameter.from_parameter_msg(ParameterMsg(name=name, value=value)).value
+        values = self._call(GetParameters, node_name or self.node_name, request).values
+        return {name: Parameter.from_parameter_msg(ParameterMsg(name=name, value=value))
                 for name, value in zip(names, values)}
 
+    def get_values(self, *names, node_name=None):
+        """Return the named parameters' values as Python values."""
+        return {name: p.value
+                for name, p in self.get_parameters(*names, node_name=node_name).items()}
+
     def latest_diagnostics(self, timeout=5.0):
-        """Wait for a fresh /diagnostics message and return its values as a dict."""
+        """Wait for a fresh diagnostics message of the node; return its status and values."""
         count = len(self.diagnostics)
-        assert self.spin_until(lambda: len(self.diagnostics) > count, timeout)
+        assert self.spin_until(lambda: len(self.diagnostics) > count, timeout), \
+            f'no diagnostics from {self.node_name}'
         status = self.diagnostics[-1].status[0]
         return status, {kv.key: kv.value for kv in status.values}
 
-    def _call(self, client, request, timeout=10.0):
-        assert client.wait_for_service(timeout_sec=timeout)
+    def tool_position(self, base, tool, timeout=5.0):
+        """(x, y) of ``tool`` in ``base`` from tf2, once the transform is there."""
+        from rclpy.time import Time
+        assert self.spin_until(lambda: self.tf_buffer.can_transform(base, tool, Time()),
+                               timeout), f'no transform {base} -> {tool}'
+        translation = self.tf_buffer.lookup_transform(base, tool, Time()).transform.translation
+        return translation.x, translation.y
+
+    def _client(self, service_type, node_name):
+        suffix = 'set_parameters' if service_type is SetParameters else 'get_parameters'
+        key = (node_name, suffix)
+        if key not in self._clients:
+            self._clients[key] = self.node.create_client(service_type, f'{node_name}/{suffix}')
+        return self._clients[key]
+
+    def _call(self, service_type, node_name, request, timeout=15.0):
+        client = self._client(service_type, node_name)
+        assert self.spin_until(client.service_is_ready, timeout), f'{node_name} has no service'
         future = client.call_async(request)
         assert self.spin_until(future.done, timeout), 'no answer from the parameter service'
         return future.result()

@@ -12,29 +12,29 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""
-What the launch files are made of, tested without ``launch`` installed.
 
-``ros2 launch`` itself cannot run here; these tests pin down everything the
-launch files take from the package: the argument table (and that both the
-Python and the XML file declare exactly it), the typed node parameters, the
-generated URDF, the parameter file and the RViz configuration.
+"""
+What the launch files compute, without launching: the tables and ``plan``.
+
+``plan`` is what both launch files run before they start anything; here it
+is called directly with the argument strings a user types, so every rule of
+precedence and every refusal is checked in milliseconds.  That the launch
+files really use it is checked by running them (``test_launch.py``).
 """
 
-import ast
 import math
 import os
 import xml.etree.ElementTree as ElementTree
 
 import pytest
 from twobone_ik_ros.launch_config import (
-    LAUNCH_ARGUMENTS, node_parameters, read_parameter_file, robot_description)
-from twobone_ik_ros.parameters import DEFAULTS, PARAMETERS
+    ARGUMENT_NAMES, check_packages, LAUNCH_ARGUMENTS, LaunchError, NODE_ARGUMENTS, plan,
+    read_parameter_file)
+from twobone_ik_ros.parameters import DEFAULTS, PARAMETERS, SPECS, validate
 from twobone_ik_ros.urdf import arm_urdf
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ARGUMENTS = {arg.name: arg for arg in LAUNCH_ARGUMENTS}
 DEFAULT_VALUES = {arg.name: arg.default for arg in LAUNCH_ARGUMENTS}
 
 
@@ -42,95 +42,122 @@ def path(*parts):
     return os.path.join(ROOT, *parts)
 
 
+def values(**given):
+    return dict(DEFAULT_VALUES, **given)
+
+
 def test_launch_arguments_are_the_ones_users_type():
-    assert list(ARGUMENTS) == ['r1', 'r2', 'elbow', 'unreachable', 'base_frame', 'namespace',
-                               'target_topic', 'rviz', 'robot_state_publisher', 'params_file']
-    assert ARGUMENTS['elbow'].choices == ('up', 'down', 'closest')
-    assert ARGUMENTS['unreachable'].choices == ('clamp', 'reject')
-    assert ARGUMENTS['rviz'].choices == ARGUMENTS['robot_state_publisher'].choices \
-        == ('true', 'false')
+    assert ARGUMENT_NAMES == (
+        'r1', 'r2', 'elbow', 'unreachable', 'base_frame', 'frame_prefix', 'namespace',
+        'target_topic', 'params_file', 'robot_state_publisher', 'rviz', 'parent_frame',
+        'base_x', 'base_y', 'base_yaw')
+    for name in NODE_ARGUMENTS:  # derived from the parameter table
+        arg = LAUNCH_ARGUMENTS[ARGUMENT_NAMES.index(name)]
+        assert arg.default == '' and arg.description.startswith(SPECS[name].description)
+        assert arg.choices == (('',) + SPECS[name].choices if SPECS[name].choices else ())
     assert all(arg.default in arg.choices for arg in LAUNCH_ARGUMENTS if arg.choices)
-    assert all(arg.description for arg in LAUNCH_ARGUMENTS)
 
 
-def test_launch_defaults_match_the_node_defaults():
-    typed = node_parameters(DEFAULT_VALUES)
-    for name, value in typed.items():
-        assert value == DEFAULTS[name]
+def test_xml_front_end_declares_exactly_the_table():
+    root = ElementTree.parse(path('launch', 'twobone_ik.launch.xml')).getroot()
+    declared = [(arg.get('name'), arg.get('default'), arg.get('description'),
+                 tuple(choice.get('value') for choice in arg.findall('choice')))
+                for arg in root.findall('arg')]
+    assert declared == [(a.name, a.default, a.description, a.choices) for a in LAUNCH_ARGUMENTS]
+    include = root.find('include')
+    assert include.get('file').endswith('/launch/twobone_ik.launch.py')
+    assert [(a.get('name'), a.get('value')) for a in include.findall('arg')] == \
+        [(name, f'$(var {name})') for name in ARGUMENT_NAMES]
+
+
+def test_with_nothing_given_the_node_defaults_apply():
+    the = plan(values(robot_state_publisher='false'))
+    assert the.config.as_parameters() == validate(DEFAULTS).as_parameters()
+    assert the.packages == (('twobone_ik_ros', ''),)
+    assert the.node_parameters == [the.config.as_parameters()]
 
 
 @pytest.mark.parametrize('text, value', [('1', 1.0), ('2.5', 2.5), ('1e-3', 1e-3)])
 def test_integer_and_float_lengths_arrive_as_doubles(text, value):
-    typed = node_parameters(dict(DEFAULT_VALUES, r1=text))
-    assert typed['r1'] == value and isinstance(typed['r1'], float)
+    resolved = plan(values(r1=text)).node_parameters[-1]
+    assert resolved['r1'] == value and isinstance(resolved['r1'], float)
 
 
-def test_a_length_that_is_not_a_number_is_refused_by_name():
-    with pytest.raises(ValueError, match='r2'):
-        node_parameters(dict(DEFAULT_VALUES, r2='long'))
-
-
-def python_launch_calls(filename):
-    return ast.parse(open(path('launch', filename)).read())
-
-
-def test_python_launch_file_declares_every_argument_from_the_table():
-    tree = python_launch_calls('twobone_ik.launch.py')
-    source = ast.unparse(tree)
-    assert 'DeclareLaunchArgument(arg.name, default_value=arg.default' in source
-    assert 'for arg in LAUNCH_ARGUMENTS' in source
-    assert 'ParameterValue(urdf, value_type=str)' in source
-    assert "executable='twobone_ik_node'" in source and "name='twobone_ik'" in source
-    assert 'rclpy' not in source  # a launch file starts nodes, it is not one
-
-
-def test_xml_launch_file_declares_the_same_arguments_and_defaults():
-    root = ElementTree.parse(path('launch', 'twobone_ik.launch.xml')).getroot()
-    declared = {arg.get('name'): arg.get('default') for arg in root.findall('arg')}
-    assert declared == DEFAULT_VALUES
-    include = root.find('include')
-    assert include.get('file').endswith('/launch/twobone_ik.launch.py')
-    assert {arg.get('name') for arg in include.findall('arg')} == set(DEFAULT_VALUES)
-
-
-def test_demo_launch_file_forwards_every_arm_argument():
-    source = ast.unparse(python_launch_calls('demo.launch.py'))
-    assert 'for arg in LAUNCH_ARGUMENTS' in source and 'IncludeLaunchDescription' in source
-    assert "executable='target_publisher'" in source
-
-
-def links_and_joints(urdf_text):
-    robot = ElementTree.fromstring(urdf_text)
-    links = {link.get('name') for link in robot.findall('link')}
-    joints = {joint.get('name'): joint for joint in robot.findall('joint')}
-    return robot, links, joints
-
-
-def test_urdf_has_the_arm_lengths_names_and_limits():
-    urdf = arm_urdf(1.25, 0.5, ('hip', 'knee'), (-1.0, 2.0), (-3.0, 0.0), 'arm_base')
-    _, links, joints = links_and_joints(urdf)
-    assert links == {'arm_base', 'link1', 'link2', 'tool0'}
-    assert set(joints) == {'hip', 'knee', 'tool0_joint'}
-    hip, knee, tool = joints['hip'], joints['knee'], joints['tool0_joint']
-    assert hip.get('type') == knee.get('type') == 'revolute' and tool.get('type') == 'fixed'
-    assert hip.find('parent').get('link') == 'arm_base'
-    assert [float(v) for v in knee.find('origin').get('xyz').split()] == [1.25, 0.0, 0.0]
-    assert [float(v) for v in tool.find('origin').get('xyz').split()] == [0.5, 0.0, 0.0]
-    assert hip.find('axis').get('xyz') == knee.find('axis').get('xyz') == '0 0 1'
-    limit = knee.find('limit')
-    assert (float(limit.get('lower')), float(limit.get('upper'))) == (-3.0, 0.0)
-
-
-def test_robot_description_follows_launch_arguments_and_parameter_file(tmp_path):
+def write(tmp_path, document):
     params = tmp_path / 'params.yaml'
-    params.write_text(yaml.safe_dump({'/**': {'ros__parameters': {
-        'joint_names': ['j1', 'j2'], 'elbow_limits': [-1.0, 1.0]}}}))
-    values = dict(DEFAULT_VALUES, r1='2', r2='0.5', base_frame='world')
-    urdf = robot_description(values, read_parameter_file(str(params)))
-    _, links, joints = links_and_joints(urdf)
-    assert 'world' in links and {'j1', 'j2'} <= set(joints)
-    assert float(joints['j2'].find('origin').get('xyz').split()[0]) == 2.0
-    assert float(joints['j2'].find('limit').get('upper')) == 1.0
+    params.write_text(yaml.safe_dump(document))
+    return str(params)
+
+
+def test_file_values_apply_unless_the_argument_is_given(tmp_path):
+    params = write(tmp_path, {'/**': {'ros__parameters': {
+        'r1': 1.5, 'elbow': 'down', 'base_frame': 'world', 'joint_names': ['j1', 'j2'],
+        'elbow_limits': [-1.0, 1.0]}}})
+    the = plan(values(params_file=params, elbow='up', r2='2'))
+    resolved = the.node_parameters[-1]
+    assert (resolved['r1'], resolved['r2'], resolved['elbow'], resolved['base_frame']) == \
+        (1.5, 2.0, 'up', 'world')
+    assert the.node_parameters[0] == params  # the file too, for what the table lacks
+    assert the.robot_description == arm_urdf(1.5, 2.0, ('j1', 'j2'), (-math.pi, math.pi),
+                                             (-1.0, 1.0), 'world')
+
+
+def test_the_node_sections_of_a_file_win_over_the_wildcard(tmp_path):
+    params = write(tmp_path, {'/**': {'ros__parameters': {'r1': 1.5, 'r2': 0.2}},
+                              '/arm/twobone_ik': {'ros__parameters': {'r1': 3.0}}})
+    resolved = plan(values(params_file=params, namespace='arm')).node_parameters[-1]
+    assert (resolved['r1'], resolved['r2']) == (3.0, 0.2)
+
+
+def test_a_namespace_prefixes_the_frames_unless_a_prefix_is_given(tmp_path):
+    assert plan(values(namespace='/left')).config.frame == 'left/base_link'
+    assert plan(values(namespace='left', frame_prefix='l_')).config.frame == 'l_base_link'
+    params = write(tmp_path, {'/**': {'ros__parameters': {'frame_prefix': ''}}})
+    assert plan(values(namespace='left', params_file=params)).config.frame == 'base_link'
+
+
+@pytest.mark.parametrize('given, message', [
+    ({'r1': '-1'}, 'invalid parameters: r1 must be a finite length > 0 m'),
+    ({'r2': 'long'}, 'launch argument r2 must be a number'),
+    ({'base_frame': '/map'}, 'invalid parameters: base_frame must be a tf2 frame id'),
+    ({'parent_frame': 'world', 'base_x': 'left'}, 'launch argument base_x must be a number'),
+])
+def test_invalid_values_are_refused_with_the_node_message(given, message):
+    with pytest.raises(LaunchError, match=message):
+        plan(values(**given))
+
+
+def test_a_file_value_is_validated_like_an_argument(tmp_path):
+    params = write(tmp_path, {'/**': {'ros__parameters': {'elbow_limits': [-4.0, 4.0]}}})
+    with pytest.raises(LaunchError, match='elbow_limits'):
+        plan(values(params_file=params))
+
+
+@pytest.mark.parametrize('content, message', [
+    (None, 'cannot be read'), ('r1: [unclosed', 'is not valid YAML'),
+    ('just text', 'is not a ROS 2 parameter file')])
+def test_a_bad_params_file_is_refused_naming_the_path(tmp_path, content, message):
+    params = tmp_path / 'bad.yaml'
+    if content is not None:
+        params.write_text(content)
+    with pytest.raises(LaunchError, match=f"params_file '{params}' {message}"):
+        plan(values(params_file=str(params)))
+
+
+def test_the_packages_to_start_come_with_the_argument_that_turns_them_off():
+    the = plan(values(rviz='true', parent_frame='world', base_yaw='1.5'))
+    assert the.packages == (('twobone_ik_ros', ''),
+                            ('robot_state_publisher', 'robot_state_publisher:=false'),
+                            ('rviz2', 'rviz:=false'), ('tf2_ros', "parent_frame:=''"))
+    assert the.base_pose == ('world', 0.0, 0.0, 1.5)
+
+    def find(package):
+        if package == 'rviz2':
+            raise KeyError(package)
+        return '/opt/ros'
+    with pytest.raises(LaunchError, match="package 'rviz2' not found; install it, or pass "
+                                          'rviz:=false'):
+        check_packages(the.packages, find)
 
 
 def test_installed_default_urdf_is_the_generated_one():
@@ -142,28 +169,20 @@ def test_parameter_file_lists_every_parameter_at_its_default():
     assert set(parameters) == {spec.name for spec in PARAMETERS}
     for spec in PARAMETERS:
         value = parameters[spec.name]
-        if isinstance(spec.default, list):
-            assert value == pytest.approx(spec.default) if spec.kind == 'double_array' \
-                else value == spec.default
+        if spec.kind == 'double_array':
+            assert value == pytest.approx(spec.default, abs=1e-15)
         else:
-            assert value == spec.default
+            assert value == spec.default and type(value) is type(spec.default)
 
 
-def test_rviz_config_shows_the_arm_and_sends_clicks_to_the_target_topic():
+def test_rviz_config_shows_the_arm_and_late_displays_get_the_markers():
     config = yaml.safe_load(open(path('rviz', 'twobone_ik.rviz')))
     manager = config['Visualization Manager']
-    assert manager['Global Options']['Fixed Frame'] == 'base_link'
     displays = {d['Class']: d for d in manager['Displays']}
     model = displays['rviz_default_plugins/RobotModel']
     assert model['Description Topic']['Value'] == '/robot_description'
     assert model['Description Topic']['Durability Policy'] == 'Transient Local'
-    assert displays['rviz_default_plugins/MarkerArray']['Topic']['Value'] == '/markers'
+    markers = displays['rviz_default_plugins/MarkerArray']['Topic']
+    assert markers['Value'] == '/markers' and markers['Durability Policy'] == 'Transient Local'
     tools = {t['Class']: t for t in manager['Tools']}
     assert tools['rviz_default_plugins/PublishPoint']['Topic']['Value'] == '/target'
-
-
-def test_every_installed_data_file_exists():
-    for folder, pattern in (('launch', '.launch.'), ('config', '.yaml'), ('rviz', '.rviz'),
-                            ('urdf', '.urdf')):
-        assert any(pattern in name for name in os.listdir(path(folder))), folder
-    assert math.isfinite(float(DEFAULT_VALUES['r1']))

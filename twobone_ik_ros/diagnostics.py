@@ -28,11 +28,20 @@ from typing import Any, Dict, Mapping
 
 from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from twobone_ik_ros.solver import Reason
 
-#: Rejection reasons, in the order they are reported.  The first three are
-#: the node's own (before the solver sees the target), the rest the solver's.
-REJECT_REASONS = ('non_finite', 'out_of_range', 'unknown_frame',
-                  'too_far', 'too_close', 'joint_limits')
+#: The one table of why a target can be rejected, with the text its warning
+#: gives: every reason of the solver (``Reason.label``), then the node's own.
+#: The counters, the diagnostics keys and the warnings all derive from it, and
+#: a test checks that it covers every ``Reason``.
+REJECTION_TEXT: Dict[str, str] = {
+    Reason.TOO_FAR.label: 'beyond the reach r1 + r2',
+    Reason.TOO_CLOSE.label: 'inside the hole of radius |r1 - r2| around the shoulder',
+    Reason.NON_FINITE.label: 'a coordinate is not a finite number',
+    Reason.JOINT_LIMITS.label: 'neither elbow branch fits the joint limits',
+    'unknown_frame': 'no transform from its frame to the base frame',
+}
+REJECT_REASONS = tuple(REJECTION_TEXT)
 HARDWARE_ID = 'twobone_ik'
 
 

@@ -12,23 +12,35 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""
-What the launch files compute, without importing launch.
 
-``launch`` and ``launch_ros`` are not installable everywhere this package is
-tested, so the launch files keep only the wiring; the argument table, the
-conversion of argument strings into typed values and the URDF for
-robot_state_publisher live here, where tests can reach them.
+"""
+What the launch files compute, as plain Python the tests can call directly.
+
+The launch files keep only the wiring.  Here are the argument table (derived
+from the node's parameter table), the resolution of a parameter file and the
+command-line arguments into one validated configuration, and the list of
+packages a launch needs, so that everything that can be wrong is found
+before any process starts.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-import math
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
-from twobone_ik_ros.parameters import DEFAULTS
-from twobone_ik_ros.urdf import arm_urdf
+from twobone_ik_ros.parameters import (
+    as_double, DEFAULTS, IKConfig, PARAMETER_NAMES, SPECS, validate)
+from twobone_ik_ros.urdf import config_urdf
+
+NODE_NAME = 'twobone_ik'
+#: Node parameters that are also launch arguments; an empty value means "not
+#: given", so that the params_file (then the node's default) applies.
+NODE_ARGUMENTS = ('r1', 'r2', 'elbow', 'unreachable', 'base_frame', 'frame_prefix')
+BOOLEAN = ('true', 'false')
+
+
+class LaunchError(RuntimeError):
+    """A launch refused before it started anything; the message says what to change."""
 
 
 @dataclass(frozen=True)
@@ -41,85 +53,173 @@ class LaunchArgument:
     choices: Tuple[str, ...] = ()
 
 
-BOOLEAN = ('true', 'false')
+def _node_argument(name: str) -> LaunchArgument:
+    spec = SPECS[name]
+    default = DEFAULTS[name]
+    if name == 'frame_prefix':
+        fallback = "from params_file, else '<namespace>/' when a namespace is given, else none"
+    else:
+        fallback = f'from params_file, else {default!r}'
+    choices = ('',) + spec.choices if spec.choices else ()
+    return LaunchArgument(name, '', f'{spec.description} Empty: {fallback}.', choices)
 
-LAUNCH_ARGUMENTS: Tuple[LaunchArgument, ...] = (
-    LaunchArgument('r1', repr(DEFAULTS['r1']), 'Length of link 1 (shoulder to elbow), metres.'),
-    LaunchArgument('r2', repr(DEFAULTS['r2']), 'Length of link 2 (elbow to tip), metres.'),
-    LaunchArgument('elbow', DEFAULTS['elbow'], 'Elbow branch.', ('up', 'down', 'closest')),
-    LaunchArgument('unreachable', DEFAULTS['unreachable'],
-                   'What to do with out-of-reach targets.', ('clamp', 'reject')),
-    LaunchArgument('base_frame', DEFAULTS['base_frame'],
-                   'Frame of the shoulder; the arm moves in its XY plane.'),
+
+LAUNCH_ARGUMENTS: Tuple[LaunchArgument, ...] = tuple(
+    _node_argument(name) for name in NODE_ARGUMENTS) + (
     LaunchArgument('namespace', '', 'Namespace of the IK node and robot_state_publisher.'),
     LaunchArgument('target_topic', 'target',
                    'Topic the IK node takes targets from (relative names are namespaced); '
                    "RViz's Publish Point tool is remapped to it."),
-    LaunchArgument('rviz', 'false', 'Start RViz with the package configuration.', BOOLEAN),
-    LaunchArgument('robot_state_publisher', 'true',
-                   "Start robot_state_publisher with the generated URDF (false when the arm's "
-                   'own bringup already runs one).', BOOLEAN),
     LaunchArgument('params_file', '',
-                   'YAML parameter file for the IK node (for example config/twobone_ik.yaml). '
-                   'Its values are applied first; the arguments above override them.'),
+                   'YAML parameter file for the IK node, for example config/twobone_ik.yaml '
+                   'in the share folder that ros2 pkg prefix --share twobone_ik_ros prints. '
+                   'Its values apply unless the same argument is given here.'),
+    LaunchArgument('robot_state_publisher', 'true',
+                   "Start robot_state_publisher with the arm's URDF (false when the arm's "
+                   'own bringup already runs one).', BOOLEAN),
+    LaunchArgument('rviz', 'false', 'Start RViz with the package configuration.', BOOLEAN),
+    LaunchArgument('parent_frame', '',
+                   'If given, tf2_ros static_transform_publisher places the arm (its '
+                   'prefixed base_frame) in this frame at base_x, base_y, base_yaw.'),
+    LaunchArgument('base_x', '0.0', 'x of the arm base in parent_frame, metres.'),
+    LaunchArgument('base_y', '0.0', 'y of the arm base in parent_frame, metres.'),
+    LaunchArgument('base_yaw', '0.0', 'Rotation of the arm base about z in parent_frame, rad.'),
 )
+ARGUMENT_NAMES = tuple(arg.name for arg in LAUNCH_ARGUMENTS)
 
 
-def node_parameters(values: Mapping[str, str]) -> Dict[str, Any]:
+@dataclass(frozen=True)
+class LaunchPlan:
+    """Everything a launch starts, resolved and validated."""
+
+    config: IKConfig
+    #: the IK node's parameters: the file first (for what the table does not
+    #: know, such as QoS overrides), then every table parameter as resolved
+    node_parameters: List[Any]
+    robot_description: str
+    namespace: str
+    target_topic: str
+    #: (package, the argument that turns it off) for each package to start
+    packages: Tuple[Tuple[str, str], ...]
+    base_pose: Optional[Tuple[str, float, float, float]]
+
+
+def plan(values: Mapping[str, str]) -> LaunchPlan:
     """
-    Typed IK node parameters from launch argument strings.
+    Resolve launch argument strings into what to start; raise LaunchError if anything is wrong.
 
-    ``r1:=1`` arrives as the string '1'; it is passed on as the double 1.0.
-    Raises ValueError naming the argument when a length is not a number.
+    Precedence for each node parameter: the argument when given, else the
+    value in ``params_file``, else the node's default.  The result is
+    validated by the node's own ``validate``, so an invalid value is refused
+    here with the message the node would give, before any process starts.
     """
-    typed: Dict[str, Any] = {}
-    for name in ('r1', 'r2'):
+    namespace = values['namespace'].strip('/')
+    params_file = values['params_file']
+    from_file = read_parameter_file(params_file, NODE_NAME, namespace)
+    resolved: Dict[str, Any] = dict(DEFAULTS)
+    resolved.update({k: v for k, v in from_file.items() if k in PARAMETER_NAMES})
+    if namespace and 'frame_prefix' not in from_file:
+        resolved['frame_prefix'] = namespace + '/'
+    for name in NODE_ARGUMENTS:
+        if values[name] != '':
+            resolved[name] = _typed(name, values[name])
+    try:
+        config = validate({name: as_double(name, value) for name, value in resolved.items()})
+    except ValueError as error:
+        raise LaunchError(f'invalid parameters: {error}') from None
+    packages = [('twobone_ik_ros', '')]
+    if values['robot_state_publisher'] == 'true':
+        packages.append(('robot_state_publisher', 'robot_state_publisher:=false'))
+    if values['rviz'] == 'true':
+        packages.append(('rviz2', 'rviz:=false'))
+    base_pose = None
+    if values['parent_frame']:
+        packages.append(('tf2_ros', "parent_frame:=''"))
+        base_pose = (values['parent_frame'],) + tuple(
+            _float(name, values[name]) for name in ('base_x', 'base_y', 'base_yaw'))
+    return LaunchPlan(
+        config=config,
+        node_parameters=([params_file] if params_file else []) + [config.as_parameters()],
+        robot_description=config_urdf(config), namespace=namespace,
+        target_topic=values['target_topic'], packages=tuple(packages),
+        base_pose=base_pose)  # type: ignore[arg-type]
+
+
+def check_packages(packages: Tuple[Tuple[str, str], ...],
+                   find: Optional[Callable[[str], str]] = None) -> None:
+    """
+    Raise LaunchError naming the first missing package and the argument that turns it off.
+
+    ``find`` is ``ament_index_python.get_package_prefix`` unless given.
+    """
+    if find is None:
+        from ament_index_python.packages import get_package_prefix
+        find = get_package_prefix
+    for package, turn_off in packages:
         try:
-            typed[name] = float(values[name])
-        except ValueError:
-            raise ValueError(f'launch argument {name} must be a number, got {values[name]!r}')
-    for name in ('elbow', 'unreachable', 'base_frame'):
-        typed[name] = values[name]
-    return typed
+            find(package)
+        except LookupError:  # PackageNotFoundError is a KeyError
+            hint = f'; install it, or pass {turn_off}' if turn_off else ''
+            raise LaunchError(f"package '{package}' not found{hint}") from None
 
 
-def robot_description(values: Mapping[str, str],
-                      file_parameters: Optional[Mapping[str, Any]] = None) -> str:
+def read_parameter_file(path: str, node_name: str = NODE_NAME,
+                        namespace: str = '') -> Dict[str, Any]:
     """
-    Return the URDF for robot_state_publisher, matching the node's arm.
+    Return the node's parameters from a ROS 2 YAML parameter file ('' gives {}).
 
-    Joint names and limits are not launch arguments; they come from the
-    parameter file when it sets them, so the model and the node agree.
-    """
-    typed = node_parameters(values)
-    params = dict(file_parameters or {})
-
-    def limits(name: str) -> Tuple[float, float]:
-        lower, upper = params.get(name, (-math.pi, math.pi))
-        return (float(lower), float(upper))
-
-    return arm_urdf(
-        typed['r1'], typed['r2'],
-        joint_names=tuple(params.get('joint_names', DEFAULTS['joint_names'])),
-        shoulder_limits=limits('shoulder_limits'), elbow_limits=limits('elbow_limits'),
-        base_frame=typed['base_frame'])
-
-
-def read_parameter_file(path: str, node_name: str = 'twobone_ik') -> Dict[str, Any]:
-    """
-    Return the IK node's parameters from a ROS 2 YAML parameter file ('' gives {}).
-
-    Reads the ``/**`` wildcard section and the node's own sections, in the
-    order rcl applies them (the more specific name wins).
+    Reads the wildcard sections and the node's own ones, in the order rcl
+    applies them (the more specific name wins).  A missing, unreadable or
+    malformed file raises LaunchError naming the path.
     """
     if not path:
         return {}
     import yaml
 
-    with open(path, encoding='utf-8') as stream:
-        document = yaml.safe_load(stream) or {}
+    try:
+        with open(path, encoding='utf-8') as stream:
+            document = yaml.safe_load(stream) or {}
+    except OSError as error:
+        raise LaunchError(f'params_file {path!r} cannot be read: {error.strerror}') from None
+    except yaml.YAMLError as error:
+        raise LaunchError(f'params_file {path!r} is not valid YAML: {error}') from None
+    if not isinstance(document, dict):
+        raise LaunchError(f'params_file {path!r} is not a ROS 2 parameter file')
+    full = f'{namespace}/{node_name}' if namespace else node_name
     merged: Dict[str, Any] = {}
-    for key in ('/**', node_name, '/' + node_name):
+    for key in ('/**', '/*', node_name, '/' + node_name, full, '/' + full):
         section = document.get(key) or {}
-        merged.update(section.get('ros__parameters') or {})
+        parameters = section.get('ros__parameters') if isinstance(section, dict) else None
+        merged.update(parameters or {})
     return merged
+
+
+def declare_arguments(defaults: Optional[Mapping[str, str]] = None) -> List[Any]:
+    """``DeclareLaunchArgument`` actions for the table; ``defaults`` overrides some defaults."""
+    from launch.actions import DeclareLaunchArgument
+
+    defaults = defaults or {}
+    return [DeclareLaunchArgument(arg.name, default_value=defaults.get(arg.name, arg.default),
+                                  description=arg.description,
+                                  **({'choices': list(arg.choices)} if arg.choices else {}))
+            for arg in LAUNCH_ARGUMENTS]
+
+
+def launch_values(context: Any) -> Dict[str, str]:
+    """The table's launch arguments as performed in a launch context."""
+    from launch.substitutions import LaunchConfiguration
+
+    return {arg.name: LaunchConfiguration(arg.name).perform(context) for arg in LAUNCH_ARGUMENTS}
+
+
+def _typed(name: str, text: str) -> Any:
+    """A launch argument string as the node parameter's type."""
+    return _float(name, text) if SPECS[name].kind == 'double' else text
+
+
+def _float(name: str, text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise LaunchError(f'launch argument {name} must be a number, got {text!r}') from None
+

@@ -12,21 +12,28 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
+
 """
 The ROS 2 node: PointStamped targets in, JointState, elbow and markers out.
 
-The node is a thin shell around ``solver.TwoBoneIK``: it checks the frame and
-the numbers of each target, calls the solver, and publishes.  The per-target
-callback publishes the joint state first and does nothing it can leave to a
-timer: markers are redrawn at ``MARKER_RATE_HZ`` when something changed, and
-diagnostics are published at 1 Hz.  Every target ends in exactly one counter
-(see ``diagnostics``), and every rejected one in a throttled warning.
+The node is a thin shell around ``solver.TwoBoneIK``: it brings each target
+into the base frame, calls the solver, and publishes.  The per-target
+callback publishes the joint state first and leaves the rest to timers:
+markers are redrawn at ``MARKER_RATE_HZ`` when something changed, the
+current solution is published again at ``joint_state_rate`` (so that
+robot_state_publisher, which drops joint states closer together than its
+publish period, ends on the last solution), and diagnostics go out at 1 Hz.
+Every target ends in exactly one counter (see ``diagnostics``), and every
+rejected one in a throttled warning.
 
 Interface (relative names, so a namespace or a remap moves them):
-  subscribes ``target`` (geometry_msgs/PointStamped);
+  subscribes ``target`` (geometry_msgs/PointStamped; QoS overridable with
+  the ``qos_overrides./<ns>/target.subscription.*`` parameters);
   publishes ``joint_states`` (sensor_msgs/JointState), ``elbow``
-  (geometry_msgs/PointStamped), ``markers`` (visualization_msgs/MarkerArray)
-  and ``/diagnostics`` (diagnostic_msgs/DiagnosticArray).
+  (geometry_msgs/PointStamped, only while someone subscribes), ``markers``
+  (visualization_msgs/MarkerArray, transient local) and ``/diagnostics``
+  (diagnostic_msgs/DiagnosticArray);
+  calls ``<robot_state_publisher>/set_parameters`` when the arm changes.
 """
 
 from __future__ import annotations
@@ -34,34 +41,46 @@ from __future__ import annotations
 import math
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Tuple, Type
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
 from rcl_interfaces.msg import SetParametersResult
+from rcl_interfaces.srv import SetParameters
 import rclpy
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
+from rclpy.qos import DurabilityPolicy, QoSProfile
+from rclpy.qos_overriding_options import QoSOverridingOptions
+from rclpy.time import Time
 from sensor_msgs.msg import JointState
-from twobone_ik_ros.diagnostics import build_diagnostics, TargetCounters
+from twobone_ik_ros.diagnostics import build_diagnostics, REJECTION_TEXT, TargetCounters
 from twobone_ik_ros.markers import arm_markers, workspace_markers
 from twobone_ik_ros.parameters import (
-    descriptor, IKConfig, PARAMETER_NAMES, PARAMETERS, validate, validate_change)
+    as_double, descriptor, IKConfig, MODEL_PARAMETERS, PARAMETER_NAMES, PARAMETERS, validate,
+    validate_change)
 from twobone_ik_ros.solver import Status
+from twobone_ik_ros.urdf import config_urdf
 from visualization_msgs.msg import Marker, MarkerArray
 
+try:  # tf2_ros_py: a declared dependency, but the PyPI-only venv may lack it
+    import tf2_ros
+except ImportError:  # only targets in the base frame then
+    tf2_ros = None  # type: ignore[assignment]
+
 NODE_NAME = 'twobone_ik'
+#: Depth of the target queue: reliable, keep-last; a stream of setpoints wants
+#: the newest (override with qos_overrides parameters for a list of targets)
 QUEUE_DEPTH = 10
 MARKER_RATE_HZ = 30.0
 DIAGNOSTICS_PERIOD_S = 1.0
 WARNING_PERIOD_S = 2.0
-#: A coordinate whose square overflows a double cannot be a position anyone
-#: meant (1e308 m); such targets are refused instead of clamped.
-MAX_COORDINATE = math.sqrt(sys.float_info.max)
-# rclpy's parameter exceptions share a base class only in newer releases
-_CONFIG_ERRORS: Tuple[Type[BaseException], ...] = (
-    ValueError, getattr(rclpy.exceptions, 'ParameterException', ValueError))
+#: How long a target in another frame may wait for its transform to arrive
+TRANSFORM_TIMEOUT_S = 0.2
+#: Targets waiting for a transform at once; beyond that they are rejected
+MAX_WAITING_TARGETS = 100
+_MARKER_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL)
 
 
 class TwoBoneIKNode(Node):
@@ -72,8 +91,12 @@ class TwoBoneIKNode(Node):
         super().__init__(node_name, **kwargs)
         for spec in PARAMETERS:
             self.declare_parameter(spec.name, spec.default, descriptor(spec))
-        self._config: IKConfig = validate(
-            {name: self.get_parameter(name).value for name in PARAMETER_NAMES})
+        values = {name: self.get_parameter(name).value for name in PARAMETER_NAMES}
+        config = validate(values)
+        # r1:=2 arrives as an INTEGER; store it as the double it means
+        self.set_parameters([Parameter(name, Parameter.Type.DOUBLE, float(value))
+                             for name, value in values.items()
+                             if as_double(name, value) is not value])
         self._counters = TargetCounters()
         self._previous: Optional[Tuple[float, float]] = None
         self._shown_target: Optional[Tuple[float, float]] = None
@@ -81,53 +104,55 @@ class TwoBoneIKNode(Node):
         self._markers_stale = True
         self._last_warning: Dict[str, float] = {}
         self._suppressed: Dict[str, int] = {}
-        self._tf_buffer = _make_tf_buffer(self)
+        self._waiting: List[Tuple[float, Any]] = []  # (deadline, future) of parked targets
         self._joints_msg = JointState()
         self._elbow_msg = PointStamped()
         self._workspace: List[Marker] = []
-        self._apply(self._config)
+        self._rsp_client: Any = None
+        self._robot_description = 'not sent'
+        self._joint_state_timer: Any = None
 
         self._joint_pub = self.create_publisher(JointState, 'joint_states', QUEUE_DEPTH)
         self._elbow_pub = self.create_publisher(PointStamped, 'elbow', QUEUE_DEPTH)
-        self._marker_pub = self.create_publisher(MarkerArray, 'markers', QUEUE_DEPTH)
+        self._marker_pub = self.create_publisher(MarkerArray, 'markers', _MARKER_QOS)
         self._diag_pub = self.create_publisher(DiagnosticArray, '/diagnostics', QUEUE_DEPTH)
-        self.create_subscription(PointStamped, 'target', self._on_target, QUEUE_DEPTH)
-        self.create_timer(1.0 / MARKER_RATE_HZ, self._publish_markers_if_stale)
+        self._tf_buffer = None
+        if tf2_ros is not None:
+            self._tf_buffer = tf2_ros.Buffer()
+            self._tf_listener = tf2_ros.TransformListener(self._tf_buffer, self)
+        self._apply(config)
+        self.create_subscription(
+            PointStamped, 'target', self._on_target, QUEUE_DEPTH,
+            qos_overriding_options=QoSOverridingOptions.with_default_policies())
+        self.create_timer(1.0 / MARKER_RATE_HZ, self._on_marker_timer)
         self.create_timer(DIAGNOSTICS_PERIOD_S, self._publish_diagnostics)
+        self.create_timer(TRANSFORM_TIMEOUT_S / 4.0, self._expire_waiting)
+        if hasattr(self, 'add_pre_set_parameters_callback'):  # not on Humble
+            self.add_pre_set_parameters_callback(_doubles_as_doubles)
         self.add_on_set_parameters_callback(self._on_set_parameters)
-        self.get_logger().info(f'ready: {_describe(self._config)}')
+        self.get_logger().info(f'ready: {_describe(config)}')
 
     # ------------------------------------------------------------ hot path
 
     def _on_target(self, msg: PointStamped) -> None:
-        counters = self._counters
-        counters.received += 1
-        config = self._config
-        point = msg.point
-        x, y = point.x, point.y
+        self._counters.received += 1
         frame = msg.header.frame_id
-        if frame and frame != config.base_frame:
-            moved = self._to_base_frame(msg, config.base_frame)
-            if moved is None:
-                return
-            x, y = moved
-        if not (abs(x) <= MAX_COORDINATE and abs(y) <= MAX_COORDINATE
-                and math.isfinite(point.z)):
-            finite = math.isfinite(x) and math.isfinite(y) and math.isfinite(point.z)
-            reason = 'out_of_range' if finite else 'non_finite'
-            self._reject(reason, lambda: f'target ({x!r}, {y!r}, {point.z!r}) dropped: '
-                         + ('a coordinate is beyond 1e154 m' if finite
-                            else 'a coordinate is not a finite number'))
+        if frame and frame != self._config.frame:
+            self._transform_and_solve(msg)
             return
+        self._solve(msg.point.x, msg.point.y, msg.header.stamp)
+
+    def _solve(self, x: float, y: float, stamp: Any) -> None:
+        """Solve a target in the base frame; publish it, or count and warn why not."""
+        config = self._config
         result = config.solver.solve(x, y, self._previous)
         if result.status is Status.REJECTED:
             reason = result.reason.label
             self._reject(reason, lambda: (
-                f'target ({x:.6g}, {y:.6g}) in {config.base_frame} rejected: '
-                f'{_REJECTION_TEXT[reason]} (unreachable={config.unreachable.value})'))
+                f'target ({x:.6g}, {y:.6g}) in {config.frame} rejected: '
+                f'{REJECTION_TEXT[reason]} (unreachable={config.solver.unreachable.value})'))
             self._show_target((x, y), Status.REJECTED)
             return
-        stamp = msg.header.stamp
         if not (stamp.sec or stamp.nanosec):
             stamp = self.get_clock().now().to_msg()
         theta1, theta2, elbow_xy = result.theta1, result.theta2, result.elbow
@@ -138,14 +163,15 @@ class TwoBoneIKNode(Node):
         joints.header.stamp = stamp
         joints.position = [theta1, theta2]
         self._joint_pub.publish(joints)
-        elbow = self._elbow_msg
-        elbow.header.stamp = stamp
-        elbow.point.x, elbow.point.y = elbow_xy
-        self._elbow_pub.publish(elbow)
+        if self._elbow_pub.get_subscription_count():
+            elbow = self._elbow_msg
+            elbow.header.stamp = stamp
+            elbow.point.x, elbow.point.y = elbow_xy
+            self._elbow_pub.publish(elbow)
         if result.status is Status.CLAMPED:
-            counters.clamped += 1
+            self._counters.clamped += 1
         else:
-            counters.solved += 1
+            self._counters.solved += 1
         self._previous = (theta1, theta2)
         self._show_target((x, y), result.status)
 
@@ -166,40 +192,102 @@ class TwoBoneIKNode(Node):
         self._shown_status = status
         self._markers_stale = True
 
-    def _to_base_frame(self, msg: PointStamped, base_frame: str) -> Optional[Tuple[float, float]]:
-        """Target (x, y) in ``base_frame`` via tf2, or None after rejecting it."""
+    # ---------------------------------------------------------- frames
+
+    def _transform_and_solve(self, msg: PointStamped) -> None:
+        """
+        Solve a target given in another frame, with tf2.
+
+        The transform is the one at the target's stamp (the latest for a zero
+        stamp).  If tf2 cannot give it yet, the target waits for it, without
+        blocking the executor, for up to ``TRANSFORM_TIMEOUT_S``.
+        """
+        buffer, base = self._tf_buffer, self._config.frame
         source = msg.header.frame_id
-        if self._tf_buffer is None:
+        if buffer is None:
             self._reject('unknown_frame', lambda: (
-                f'target in frame {source!r} dropped: the node works in {base_frame!r} '
-                'and tf2_ros is not available to transform between them'))
-            return None
+                f'target in frame {source!r} dropped: the node works in {base!r} '
+                'and tf2_ros is not installed to transform between them'))
+            return
+        if len(self._waiting) >= MAX_WAITING_TARGETS:
+            self._reject('unknown_frame', lambda: (
+                f'target in frame {source!r} dropped: {MAX_WAITING_TARGETS} targets are '
+                f'already waiting for a transform to {base!r}'))
+            return
+        future = buffer.wait_for_transform_async(base, source, Time.from_msg(msg.header.stamp))
+        answered: List[bool] = []  # rclpy releases may run done callbacks again after a cancel
+
+        def once(done: Any) -> None:
+            if not answered:
+                answered.append(True)
+                self._on_transform(done, msg, base)
+
+        future.add_done_callback(once)
+        if not answered:
+            self._waiting.append((time.monotonic() + TRANSFORM_TIMEOUT_S, future))
+
+    def _on_transform(self, future: Any, msg: PointStamped, base: str) -> None:
+        source = msg.header.frame_id
+        if future.cancelled():
+            self._reject('unknown_frame', lambda: (
+                f'target in frame {source!r} dropped: no transform to {base!r} '
+                f'within {TRANSFORM_TIMEOUT_S:g} s'))
+            return
         try:
-            transform = self._tf_buffer.lookup_transform(base_frame, source, rclpy.time.Time())
-        except Exception as error:  # tf2 raises several unrelated exception types
+            transform = future.result()
+        except tf2_ros.TransformException as error:
             detail = f'{type(error).__name__}: {error}'
             self._reject('unknown_frame', lambda: (
-                f'target in frame {source!r} dropped: no transform to {base_frame!r} ({detail})'))
-            return None
-        return _apply_transform(transform.transform, msg.point.x, msg.point.y, msg.point.z)
+                f'target in frame {source!r} dropped: no transform to {base!r} ({detail})'))
+            return
+        if base != self._config.frame:  # the base frame changed while it waited
+            self._reject('unknown_frame', lambda: (
+                f'target in frame {source!r} dropped: the base frame changed to '
+                f'{self._config.frame!r} while it waited'))
+            return
+        x, y = _apply_transform(transform.transform, msg.point.x, msg.point.y, msg.point.z)
+        self._solve(x, y, msg.header.stamp)
+
+    def _expire_waiting(self) -> None:
+        if not self._waiting:
+            return
+        now = time.monotonic()
+        still = []
+        for deadline, future in self._waiting:
+            if future.done() or future.cancelled():
+                continue
+            if deadline <= now:
+                future.cancel()  # runs _on_transform, which rejects it
+            else:
+                still.append((deadline, future))
+        self._waiting = still
 
     # ---------------------------------------------------------- timers
 
-    def _publish_markers_if_stale(self) -> None:
+    def _on_marker_timer(self) -> None:
         if self._markers_stale:
             self._publish_markers()
 
     def _publish_markers(self) -> None:
         config = self._config
-        moving = arm_markers(config.base_frame, config.r1, config.r2,
+        moving = arm_markers(config.frame, config.r1, config.r2,
                              self._previous or (0.0, 0.0), self._shown_target, self._shown_status)
         self._marker_pub.publish(MarkerArray(markers=moving + self._workspace))
         self._markers_stale = False
 
+    def _republish_joint_state(self) -> None:
+        """Publish the current solution again, stamped now (see the module docstring)."""
+        if self._previous is None:
+            return
+        joints = self._joints_msg
+        joints.header.stamp = self.get_clock().now().to_msg()
+        joints.position = list(self._previous)
+        self._joint_pub.publish(joints)
+
     def _publish_diagnostics(self) -> None:
         self._diag_pub.publish(build_diagnostics(
-            self.get_name(), self.get_clock().now().to_msg(), self._counters,
-            self._config.as_parameters()))
+            self.get_fully_qualified_name().lstrip('/'), self.get_clock().now().to_msg(),
+            self._counters, dict(self._config.as_parameters(), robot_description=self._robot_description)))
         self._counters.rejected_since_report = 0
 
     # ------------------------------------------------------- parameters
@@ -214,48 +302,92 @@ class TwoBoneIKNode(Node):
         except ValueError as error:
             self.get_logger().warning(f'parameter change refused: {error}')
             return SetParametersResult(successful=False, reason=str(error))
+        model_changed = any(name in changes for name in MODEL_PARAMETERS + ('frame_prefix',))
         self._apply(config)
         self._publish_markers()  # the arm and the workspace change at once
+        if model_changed:
+            self._send_robot_description()
         self.get_logger().info(f'parameters changed: {_describe(config)}')
         return SetParametersResult(successful=True)
 
     def _apply(self, config: IKConfig) -> None:
         """Make ``config`` the one in force, with what is derived from it."""
+        previous = getattr(self, '_config', None)
         self._config = config
         self._joints_msg.name = list(config.joint_names)
-        self._elbow_msg.header.frame_id = config.base_frame
-        self._workspace = workspace_markers(config.base_frame, config.r1, config.r2)
+        self._elbow_msg.header.frame_id = config.frame
+        self._workspace = workspace_markers(config.frame, config.r1, config.r2)
+        if previous is None or previous.joint_state_rate != config.joint_state_rate:
+            if self._joint_state_timer is not None:
+                self.destroy_timer(self._joint_state_timer)
+                self._joint_state_timer = None
+            if config.joint_state_rate > 0.0:
+                self._joint_state_timer = self.create_timer(
+                    1.0 / config.joint_state_rate, self._republish_joint_state)
+        if previous is None or previous.robot_state_publisher != config.robot_state_publisher:
+            if self._rsp_client is not None:
+                self.destroy_client(self._rsp_client)
+                self._rsp_client = None
+            if config.robot_state_publisher:
+                self._rsp_client = self.create_client(
+                    SetParameters, f'{config.robot_state_publisher}/set_parameters')
+
+    def _send_robot_description(self) -> None:
+        """
+        Give robot_state_publisher the URDF of the arm now in force.
+
+        robot_state_publisher re-reads ``robot_description`` and
+        ``frame_prefix`` when they are set, and republishes the model, so RViz's
+        RobotModel follows a runtime change.  Where no such node runs, nothing
+        is sent; a refusal or a failed call is logged and shown in diagnostics.
+        """
+        client = self._rsp_client
+        if client is None or not client.service_is_ready():
+            self._robot_description = 'not sent: no robot_state_publisher'
+            return
+        config = self._config
+        request = SetParameters.Request(parameters=[
+            Parameter('robot_description', Parameter.Type.STRING,
+                      config_urdf(config)).to_parameter_msg(),
+            Parameter('frame_prefix', Parameter.Type.STRING,
+                      config.frame_prefix).to_parameter_msg()])
+        self._robot_description = 'sending'
+        client.call_async(request).add_done_callback(self._on_robot_description_sent)
+
+    def _on_robot_description_sent(self, future: Any) -> None:
+        try:
+            results = future.result().results
+        except Exception as error:  # the service call itself failed: any error
+            problems = [f'{type(error).__name__}: {error}']
+        else:
+            problems = [r.reason or 'refused' for r in results if not r.successful]
+        if problems:
+            self._robot_description = 'failed: ' + '; '.join(problems)
+            self.get_logger().error(
+                f'robot_state_publisher did not take the new robot_description: '
+                f'{"; ".join(problems)}; the RobotModel in RViz shows the old arm')
+        else:
+            self._robot_description = 'updated'
 
 
-_REJECTION_TEXT = {
-    'too_far': 'beyond the reach r1 + r2',
-    'too_close': 'inside the hole of radius |r1 - r2| around the shoulder',
-    'non_finite': 'a coordinate is not a finite number',
-    'joint_limits': 'neither elbow branch fits the joint limits',
-}
+def _doubles_as_doubles(parameters: List[Parameter[Any]]) -> List[Parameter[Any]]:
+    """Pre-set callback: ``ros2 param set /twobone_ik r1 2`` stores the double 2.0."""
+    return [Parameter(p.name, Parameter.Type.DOUBLE, float(p.value))
+            if as_double(p.name, p.value) is not p.value else p for p in parameters]
 
 
 def _describe(config: IKConfig) -> str:
     return ', '.join(f'{key}={value}' for key, value in config.as_parameters().items())
 
 
-def _make_tf_buffer(node: Node) -> Any:
-    """Return a tf2 buffer with a listener, or None where tf2_ros cannot be imported."""
-    try:
-        import tf2_ros
-    except ImportError:
-        node.get_logger().info(
-            'tf2_ros is not available: only targets in the base frame (or with an empty '
-            'frame_id) are used')
-        return None
-    buffer = tf2_ros.Buffer()
-    # the listener subscribes to /tf and must live as long as the node
-    setattr(node, '_tf_listener', tf2_ros.TransformListener(buffer, node))
-    return buffer
-
-
 def _apply_transform(transform: Any, x: float, y: float, z: float) -> Tuple[float, float]:
-    """Rotate (x, y, z) by the transform's quaternion, translate, keep x and y."""
+    """
+    Rotate (x, y, z) by the transform's quaternion, translate, keep x and y.
+
+    This is what tf2_geometry_msgs' ``do_transform_point`` computes; that
+    module is not a dependency here (it is not available everywhere this
+    package runs), and the frame tests check this against tf2 end to end.
+    """
     q, t = transform.rotation, transform.translation
     # v' = v + 2 w (u x v) + 2 u x (u x v), with u the quaternion's vector part
     cx = q.y * z - q.z * y
@@ -268,22 +400,19 @@ def _apply_transform(transform: Any, x: float, y: float, z: float) -> Tuple[floa
 def main(args: Optional[List[str]] = None) -> None:
     """Run the node until SIGINT or shutdown; exit 2 on an invalid configuration."""
     rclpy.init(args=args)
-    node = None
-    code = 0
     try:
         node = TwoBoneIKNode()
+    except (ValueError, rclpy.exceptions.ParameterException) as error:
+        rclpy.logging.get_logger(NODE_NAME).fatal(f'invalid parameters: {error}')
+        rclpy.try_shutdown()
+        sys.exit(2)
+    try:
         rclpy.spin(node)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
-    except _CONFIG_ERRORS as error:
-        rclpy.logging.get_logger(NODE_NAME).fatal(f'invalid parameters: {error}')
-        code = 2
     finally:
-        if node is not None:
-            node.destroy_node()
+        node.destroy_node()
         rclpy.try_shutdown()
-    if code:
-        sys.exit(code)
 
 
 if __name__ == '__main__':

@@ -12,15 +12,19 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
+
 """
 The node's parameters: one table of specs, and validation as a pure function.
 
-The table is the single source of the names, defaults, descriptions and
-ranges: the node declares from it, ``config/twobone_ik.yaml`` and the README
-list it, and the tests compare all three.  ``validate`` turns raw parameter
-values into an ``IKConfig`` or raises ``ValueError`` naming the bad value; the
-node calls it at start-up and for every runtime change, so both paths refuse
-exactly the same things.  Nothing here imports ROS except ``descriptor``.
+``PARAMETERS`` is the single source of the names, types, defaults, choices and
+descriptions.  The node declares from it; the launch arguments
+(``launch_config``), ``config/twobone_ik.yaml``, the XML launch file, the
+URDF defaults and the README are derived from it or tested against it.
+``validate`` turns raw values into an ``IKConfig`` or raises ``ValueError``
+naming the bad value; the node calls it at start-up and for every runtime
+change, and the launch files call it before they start anything, so all three
+refuse exactly the same things with the same message.  Nothing here imports
+ROS except ``descriptor``.
 """
 
 from __future__ import annotations
@@ -34,15 +38,13 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from twobone_ik_ros.solver import (
     ElbowPreference, JointLimits, LINK_LENGTH_RANGE, TwoBoneIK, UnreachablePolicy)
 
-DEFAULT_R1 = 1.0
-DEFAULT_R2 = 0.7
-DEFAULT_JOINT_NAMES = ('shoulder_joint', 'elbow_joint')
-DEFAULT_LIMITS = (-math.pi, math.pi)
+#: Ranges of the numeric parameters that are not link lengths.
+JOINT_STATE_RATE_RANGE = (0.0, 1000.0)
 
 
 @dataclass(frozen=True)
 class ParameterSpec:
-    """Declaration data for one parameter (type as the ROS type name)."""
+    """Declaration data for one parameter (``kind`` is the ROS type name)."""
 
     name: str
     default: Any
@@ -50,66 +52,109 @@ class ParameterSpec:
     description: str
     constraints: str
     choices: Tuple[str, ...] = ()
+    #: (from, to) of a double, declared as its FloatingPointRange
+    range: Optional[Tuple[float, float]] = None
 
+
+def _choices(kind: Any) -> Tuple[str, ...]:
+    return tuple(member.value for member in kind)
+
+
+_LENGTH = (f'> 0, within [{LINK_LENGTH_RANGE[0]:g}, {LINK_LENGTH_RANGE[1]:g}]; '
+           'integers are accepted and stored as doubles')
 
 PARAMETERS: Tuple[ParameterSpec, ...] = (
-    ParameterSpec('r1', DEFAULT_R1, 'double',
-                  'Length of link 1, shoulder to elbow, in metres.',
-                  f'> 0, within [{LINK_LENGTH_RANGE[0]:g}, {LINK_LENGTH_RANGE[1]:g}]; '
-                  'integers are accepted as doubles'),
-    ParameterSpec('r2', DEFAULT_R2, 'double',
-                  'Length of link 2, elbow to tip, in metres.',
-                  f'> 0, within [{LINK_LENGTH_RANGE[0]:g}, {LINK_LENGTH_RANGE[1]:g}]; '
-                  'integers are accepted as doubles'),
+    ParameterSpec('r1', 1.0, 'double', 'Length of link 1, shoulder to elbow, in metres.',
+                  _LENGTH, range=LINK_LENGTH_RANGE),
+    ParameterSpec('r2', 0.7, 'double', 'Length of link 2, elbow to tip, in metres.',
+                  _LENGTH, range=LINK_LENGTH_RANGE),
     ParameterSpec('elbow', ElbowPreference.UP.value, 'string',
                   'Elbow branch: up (counter-clockwise of the base-to-target ray, '
                   'theta2 <= 0), down (its mirror) or closest (nearest the last solution).',
-                  'one of up, down, closest', tuple(e.value for e in ElbowPreference)),
+                  'one of up, down, closest', _choices(ElbowPreference)),
     ParameterSpec('unreachable', UnreachablePolicy.CLAMP.value, 'string',
                   'Out-of-reach targets: clamp to the nearest reachable point on the '
                   'base-to-target ray, or reject them.',
-                  'one of clamp, reject', tuple(p.value for p in UnreachablePolicy)),
+                  'one of clamp, reject', _choices(UnreachablePolicy)),
     ParameterSpec('base_frame', 'base_link', 'string',
-                  'Frame of the shoulder; the arm moves in its XY plane. Targets with an '
-                  'empty frame_id are taken to be in it.',
+                  'Frame of the shoulder (root link of the URDF); the arm moves in its XY '
+                  'plane. Targets with an empty frame_id are taken to be in it.',
                   'a non-empty tf2 frame id without a leading slash'),
-    ParameterSpec('joint_names', list(DEFAULT_JOINT_NAMES), 'string_array',
+    ParameterSpec('frame_prefix', '', 'string',
+                  'Prefix of every TF frame of this arm (base_frame, link1, link2, tool0), '
+                  "as robot_state_publisher's frame_prefix: 'left/' for a second arm.",
+                  "empty, or a tf2 frame id prefix such as 'left/'"),
+    ParameterSpec('joint_names', ['shoulder_joint', 'elbow_joint'], 'string_array',
                   'Names of the shoulder and elbow joints in the published JointState.',
                   'two distinct non-empty names'),
-    ParameterSpec('shoulder_limits', list(DEFAULT_LIMITS), 'double_array',
+    ParameterSpec('shoulder_limits', [-math.pi, math.pi], 'double_array',
                   'Allowed [min, max] of theta1 in radians.',
                   'two numbers, -pi <= min <= max <= pi'),
-    ParameterSpec('elbow_limits', list(DEFAULT_LIMITS), 'double_array',
+    ParameterSpec('elbow_limits', [-math.pi, math.pi], 'double_array',
                   'Allowed [min, max] of theta2 in radians.',
                   'two numbers, -pi <= min <= max <= pi'),
+    ParameterSpec('joint_state_rate', 10.0, 'double',
+                  'Rate in Hz at which the current solution is published again on '
+                  'joint_states (as joint_state_publisher does), so that robot_state_publisher '
+                  'ends on the last solution however fast targets came; 0 turns it off.',
+                  f'{JOINT_STATE_RATE_RANGE[0]:g} <= rate <= {JOINT_STATE_RATE_RANGE[1]:g}',
+                  range=JOINT_STATE_RATE_RANGE),
+    ParameterSpec('robot_state_publisher', 'robot_state_publisher', 'string',
+                  'Name of the robot_state_publisher node (relative names are resolved in '
+                  "this node's namespace) whose robot_description is updated when the arm "
+                  'changes at runtime; empty turns it off.',
+                  'empty or a node name'),
 )
 
-PARAMETER_NAMES = tuple(spec.name for spec in PARAMETERS)
+SPECS: Dict[str, ParameterSpec] = {spec.name: spec for spec in PARAMETERS}
+PARAMETER_NAMES = tuple(SPECS)
 DEFAULTS: Dict[str, Any] = {spec.name: spec.default for spec in PARAMETERS}
+#: Parameters that change the robot model (and so robot_state_publisher's URDF).
+MODEL_PARAMETERS = ('r1', 'r2', 'base_frame', 'joint_names', 'shoulder_limits', 'elbow_limits')
 
 
 @dataclass(frozen=True)
 class IKConfig:
-    """A validated node configuration and the solver built from it."""
+    """
+    A validated node configuration.
 
-    r1: float
-    r2: float
-    elbow: ElbowPreference
-    unreachable: UnreachablePolicy
-    base_frame: str
-    joint_names: Tuple[str, str]
-    shoulder_limits: JointLimits
-    elbow_limits: JointLimits
+    The solver holds the arm, the preferences and the limits (read them
+    through it, or the properties below); the rest is what only the node uses.
+    """
+
     solver: TwoBoneIK
+    base_frame: str
+    frame_prefix: str
+    joint_names: Tuple[str, str]
+    joint_state_rate: float
+    robot_state_publisher: str
+
+    @property
+    def r1(self) -> float:
+        """Length of link 1, metres."""
+        return self.solver.r1
+
+    @property
+    def r2(self) -> float:
+        """Length of link 2, metres."""
+        return self.solver.r2
+
+    @property
+    def frame(self) -> str:
+        """The TF frame of the shoulder: ``frame_prefix + base_frame``."""
+        return self.frame_prefix + self.base_frame
 
     def as_parameters(self) -> Dict[str, Any]:
-        """Values as a ROS user would type them (for diagnostics and logs)."""
+        """Values as a ROS user would type them (for diagnostics, logs, the launch files)."""
+        solver = self.solver
         return {
-            'r1': self.r1, 'r2': self.r2, 'elbow': self.elbow.value,
-            'unreachable': self.unreachable.value, 'base_frame': self.base_frame,
-            'joint_names': list(self.joint_names),
-            'shoulder_limits': [self.shoulder_limits.lower, self.shoulder_limits.upper],
-            'elbow_limits': [self.elbow_limits.lower, self.elbow_limits.upper],
+            'r1': solver.r1, 'r2': solver.r2, 'elbow': solver.elbow.value,
+            'unreachable': solver.unreachable.value, 'base_frame': self.base_frame,
+            'frame_prefix': self.frame_prefix, 'joint_names': list(self.joint_names),
+            'shoulder_limits': [solver.shoulder_limits.lower, solver.shoulder_limits.upper],
+            'elbow_limits': [solver.elbow_limits.lower, solver.elbow_limits.upper],
+            'joint_state_rate': self.joint_state_rate,
+            'robot_state_publisher': self.robot_state_publisher,
         }
 
 
@@ -123,24 +168,24 @@ def validate(values: Mapping[str, Any]) -> IKConfig:
     missing = [name for name in PARAMETER_NAMES if name not in values]
     if missing:
         raise ValueError(f'missing parameters: {", ".join(missing)}')
-    r1 = _number('r1', values['r1'])
-    r2 = _number('r2', values['r2'])
-    base_frame = values['base_frame']
-    if not isinstance(base_frame, str) or not base_frame.strip():
-        raise ValueError(f'base_frame must be a non-empty frame id, got {base_frame!r}')
-    if base_frame.startswith('/') or any(c.isspace() for c in base_frame):
-        raise ValueError(
-            f'base_frame must be a tf2 frame id (no leading slash, no spaces), got {base_frame!r}')
-    joint_names = _joint_names(values['joint_names'])
-    shoulder = _pair('shoulder_limits', values['shoulder_limits'])
-    elbow_limits = _pair('elbow_limits', values['elbow_limits'])
-    solver = TwoBoneIK(r1, r2, elbow=values['elbow'], unreachable=values['unreachable'],
-                       shoulder_limits=shoulder, elbow_limits=elbow_limits)
-    return IKConfig(r1=solver.r1, r2=solver.r2, elbow=solver.elbow,
-                    unreachable=solver.unreachable,
-                    base_frame=base_frame, joint_names=joint_names,
-                    shoulder_limits=solver.shoulder_limits, elbow_limits=solver.elbow_limits,
-                    solver=solver)
+    base_frame = _frame_id('base_frame', values['base_frame'])
+    prefix = values['frame_prefix']
+    if prefix != '':
+        prefix = _frame_id('frame_prefix', prefix)
+    rate = _number('joint_state_rate', values['joint_state_rate'])
+    low, high = JOINT_STATE_RATE_RANGE
+    if not low <= rate <= high:
+        raise ValueError(f'joint_state_rate must lie in [{low:g}, {high:g}] Hz, got {rate!r}')
+    rsp = values['robot_state_publisher']
+    if not isinstance(rsp, str) or any(c.isspace() for c in rsp):
+        raise ValueError(f'robot_state_publisher must be a node name or empty, got {rsp!r}')
+    solver = TwoBoneIK(_number('r1', values['r1']), _number('r2', values['r2']),
+                       elbow=values['elbow'], unreachable=values['unreachable'],
+                       shoulder_limits=_pair('shoulder_limits', values['shoulder_limits']),
+                       elbow_limits=_pair('elbow_limits', values['elbow_limits']))
+    return IKConfig(solver=solver, base_frame=base_frame, frame_prefix=prefix,
+                    joint_names=_joint_names(values['joint_names']), joint_state_rate=rate,
+                    robot_state_publisher=rsp)
 
 
 def validate_change(current: Mapping[str, Any], changes: Mapping[str, Any]) -> IKConfig:
@@ -148,6 +193,31 @@ def validate_change(current: Mapping[str, Any], changes: Mapping[str, Any]) -> I
     merged = dict(current)
     merged.update(changes)
     return validate(merged)
+
+
+def as_double(name: str, value: Any) -> Any:
+    """
+    Return ``value`` as a float when ``name`` is a double parameter given as an integer.
+
+    ``r1:=2`` on a command line, in a launch file or in ``ros2 param set``
+    arrives as an INTEGER; the node stores it as the double 2.0, so ``ros2
+    param get`` and every reader see the declared type.  Anything else is
+    returned unchanged, for ``validate`` to judge.
+    """
+    spec = SPECS.get(name)
+    if (spec is not None and spec.kind == 'double' and isinstance(value, int)
+            and not isinstance(value, bool)):
+        return float(value)
+    return value
+
+
+def _frame_id(name: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f'{name} must be a non-empty frame id, got {value!r}')
+    if value.startswith('/') or any(c.isspace() for c in value):
+        raise ValueError(
+            f'{name} must be a tf2 frame id (no leading slash, no spaces), got {value!r}')
+    return value
 
 
 def _number(name: str, value: Any) -> float:
@@ -163,7 +233,7 @@ def _as_list(value: Any) -> Optional[List[Any]]:
     return list(value)
 
 
-def _pair(name: str, value: Any) -> Optional[Tuple[float, float]]:
+def _pair(name: str, value: Any) -> Tuple[float, float]:
     items = _as_list(value)
     if items is None or len(items) != 2:
         raise ValueError(f'{name} must be two numbers [min, max], got {value!r}')
@@ -185,17 +255,15 @@ def descriptor(spec: ParameterSpec) -> Any:
     Build the rcl_interfaces ParameterDescriptor for ``spec`` (imports ROS lazily).
 
     Every parameter is declared with dynamic typing, so that whatever a user
-    sends reaches ``validate``: ``r1:=1`` (an INTEGER) is accepted as a double,
-    and a value of the wrong type is refused with a reason that names the
-    parameter, which rclpy's own type check does not say.
+    sends reaches ``validate``: ``r1:=1`` (an INTEGER) is accepted and stored
+    as a double (see ``as_double``), and a value of the wrong type is refused
+    with a reason that names the parameter, which rclpy's own type check does
+    not say.
     """
     from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
 
     text = f'{spec.description} Constraints: {spec.constraints}.'
-    if spec.kind == 'double':
-        return ParameterDescriptor(
-            description=text, additional_constraints=spec.constraints, dynamic_typing=True,
-            floating_point_range=[FloatingPointRange(
-                from_value=LINK_LENGTH_RANGE[0], to_value=LINK_LENGTH_RANGE[1], step=0.0)])
+    ranges = [] if spec.range is None else [
+        FloatingPointRange(from_value=spec.range[0], to_value=spec.range[1], step=0.0)]
     return ParameterDescriptor(description=text, additional_constraints=spec.constraints,
-                               dynamic_typing=True)
+                               dynamic_typing=True, floating_point_range=ranges)

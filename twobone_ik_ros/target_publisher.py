@@ -31,7 +31,7 @@ from rcl_interfaces.msg import ParameterDescriptor
 import rclpy
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
-from twobone_ik_ros.parameters import DEFAULT_R1, DEFAULT_R2
+from twobone_ik_ros.parameters import DEFAULTS
 from twobone_ik_ros.target_patterns import make_pattern, PATTERNS
 
 
@@ -46,8 +46,8 @@ class TargetPublisher(Node):
             'pattern', 'figure_eight',
             ParameterDescriptor(description=f'one of {", ".join(PATTERNS)}')).value
         rate = float(self.declare_parameter('rate', 20.0, dynamic).value)
-        r1 = float(self.declare_parameter('r1', DEFAULT_R1, dynamic).value)
-        r2 = float(self.declare_parameter('r2', DEFAULT_R2, dynamic).value)
+        r1 = float(self.declare_parameter('r1', DEFAULTS['r1'], dynamic).value)
+        r2 = float(self.declare_parameter('r2', DEFAULTS['r2'], dynamic).value)
         self._frame_id: str = self.declare_parameter('frame_id', 'base_link').value
         seed = int(self.declare_parameter('seed', 0).value)
         self._remaining = int(self.declare_parameter('count', 0).value) or -1

@@ -30,17 +30,31 @@ import math
 from typing import Sequence, Tuple
 from xml.sax.saxutils import quoteattr
 
-from twobone_ik_ros.parameters import DEFAULT_JOINT_NAMES, DEFAULT_R1, DEFAULT_R2
+from twobone_ik_ros.parameters import DEFAULTS, IKConfig
 
 TOOL_FRAME = 'tool0'
 
 
-def arm_urdf(r1: float = DEFAULT_R1, r2: float = DEFAULT_R2,
-             joint_names: Sequence[str] = DEFAULT_JOINT_NAMES,
-             shoulder_limits: Tuple[float, float] = (-math.pi, math.pi),
-             elbow_limits: Tuple[float, float] = (-math.pi, math.pi),
-             base_frame: str = 'base_link', robot_name: str = 'twobone_arm') -> str:
-    """Return the URDF of the planar two-link arm as a string."""
+def config_urdf(config: IKConfig) -> str:
+    """Return the URDF of the arm a validated node configuration describes."""
+    solver = config.solver
+    return arm_urdf(config.r1, config.r2, config.joint_names,
+                    (solver.shoulder_limits.lower, solver.shoulder_limits.upper),
+                    (solver.elbow_limits.lower, solver.elbow_limits.upper), config.base_frame)
+
+
+def arm_urdf(r1: float = DEFAULTS['r1'], r2: float = DEFAULTS['r2'],
+             joint_names: Sequence[str] = tuple(DEFAULTS['joint_names']),
+             shoulder_limits: Tuple[float, float] = tuple(DEFAULTS['shoulder_limits']),
+             elbow_limits: Tuple[float, float] = tuple(DEFAULTS['elbow_limits']),
+             base_frame: str = DEFAULTS['base_frame'], robot_name: str = 'twobone_arm') -> str:
+    """
+    Return the URDF of the planar two-link arm as a string.
+
+    Link names are never prefixed here: a second arm gets distinct TF frames
+    from robot_state_publisher's ``frame_prefix`` (and the node's parameter of
+    the same name), as ROS does for any URDF.
+    """
     r1, r2 = float(r1), float(r2)
     if not (r1 > 0.0 and r2 > 0.0 and math.isfinite(r1) and math.isfinite(r2)):
         raise ValueError(f'link lengths must be finite and > 0, got r1={r1!r}, r2={r2!r}')

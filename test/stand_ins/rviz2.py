@@ -1,0 +1,58 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+Stand-in for rviz2 (C++ with a GUI: it cannot run here).
+
+Prints its command line (``-d``, ``-f`` and the remappings the launch file
+gives it) so a test can read it in the launch output, then joins the graph as
+node ``rviz2`` with those remappings: a MarkerArray display (transient local,
+as the package's .rviz file sets it) and the Publish Point tool's publisher,
+which stamps clicks with the fixed frame, as rviz2 does.
+"""
+
+import sys
+
+from geometry_msgs.msg import PointStamped
+import rclpy
+from rclpy.executors import ExternalShutdownException
+from rclpy.qos import DurabilityPolicy, QoSProfile
+from visualization_msgs.msg import MarkerArray
+
+
+def main():
+    print('rviz2 stand-in argv: ' + ' '.join(sys.argv[1:]), flush=True)
+    rclpy.init(args=sys.argv)
+    arguments = rclpy.utilities.remove_ros_args(sys.argv)
+    fixed_frame = arguments[arguments.index('-f') + 1] if '-f' in arguments else 'map'
+    node = rclpy.create_node('rviz2')
+    received = []
+    node.create_subscription(
+        MarkerArray, '/markers', received.append,
+        QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+    clicks = node.create_publisher(PointStamped, '/target', 10)
+    node.create_timer(1.0, lambda: print(
+        f'rviz2 stand-in: fixed frame {fixed_frame}, {len(received)} marker arrays, '
+        f'clicks go to {clicks.topic_name}', flush=True))
+    try:
+        rclpy.spin(node)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        rclpy.try_shutdown()
+
+
+if __name__ == '__main__':
+    main()

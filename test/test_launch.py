@@ -1,0 +1,270 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+``ros2 launch`` as a user types it: what the launch process itself does.
+
+Each test runs the real command in a process of its own, with the package
+built by colcon and the stand-ins for robot_state_publisher, rviz2 and
+static_transform_publisher (``test/stand_ins``) on the ament index, and
+checks what only the launch process shows: its exit code, its messages, the
+processes it leaves, the arguments it gives the nodes.  The running graph
+under each launch file is checked in ``test_launch_graph.py``.  Every test
+uses a namespace of its own, so no two can hear each other's nodes.
+The numbers in the names are the items of the first-hour issue they prove.
+"""
+
+import math
+import os
+import time
+
+import pytest
+from ros_harness import LaunchProcess, Probe, processes_mentioning, require_ros_tools, unique_name
+from twobone_ik_ros.launch_config import LAUNCH_ARGUMENTS
+from twobone_ik_ros.parameters import DEFAULTS, validate, validate_change
+from twobone_ik_ros.solver import forward
+from twobone_ik_ros.urdf import arm_urdf
+import yaml
+
+require_ros_tools()
+pytestmark = pytest.mark.ros
+
+NO_RSP = 'robot_state_publisher:=false'
+
+
+@pytest.fixture
+def launches(ros_install):
+    """Start launch files; stop whatever is still running at the end."""
+    started = []
+
+    def start(launch_file, *arguments, env=None):
+        launch = LaunchProcess(launch_file, *arguments, env=env)
+        started.append(launch)
+        return launch
+    yield start
+    for launch in started:
+        launch.stop()
+
+
+@pytest.fixture
+def probe():
+    probes = []
+
+    def make(**kwargs):
+        probes.append(Probe(**kwargs))
+        return probes[-1]
+    yield make
+    for made in probes:
+        made.close()
+
+
+def assert_nothing_left(namespace, timeout=10.0):
+    """No process started for ``namespace`` is alive (none orphaned to PID 1 either)."""
+    deadline = time.monotonic() + timeout
+    while processes_mentioning(f'__ns:=/{namespace}') and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_mentioning(f'__ns:=/{namespace}') == []
+
+
+def without_stand_in(package):
+    """The environment with the stand-in prefix, and so ``package``, off the ament index."""
+    prefix = os.environ['STAND_IN_PREFIX']
+    assert os.path.exists(os.path.join(prefix, 'lib', package))
+    return dict(os.environ, AMENT_PREFIX_PATH=os.pathsep.join(
+        p for p in os.environ['AMENT_PREFIX_PATH'].split(os.pathsep) if p != prefix))
+
+
+def show_args(launches, launch_file):
+    launch = launches(launch_file, '--show-args')
+    assert launch.wait() == 0, launch.output()
+    return launch.output()
+
+
+def test_10_python_and_xml_files_show_the_same_arguments_choices_and_descriptions(launches):
+    python = show_args(launches, 'twobone_ik.launch.py')
+    xml = show_args(launches, 'twobone_ik.launch.xml')
+    assert python == xml
+    for arg in LAUNCH_ARGUMENTS:
+        assert f"'{arg.name}':" in python and arg.description in python
+        if arg.choices:
+            assert f'Valid choices are: {list(arg.choices)}' in python
+
+
+def test_demo_launch_shows_the_arm_arguments_and_its_own(launches):
+    output = show_args(launches, 'demo.launch.py')
+    assert all(f"'{arg.name}':" in output for arg in LAUNCH_ARGUMENTS)
+    assert "'pattern':" in output and "'rate':" in output
+
+
+@pytest.mark.parametrize('launch_file', ['twobone_ik.launch.py', 'twobone_ik.launch.xml',
+                                         'demo.launch.py'])
+@pytest.mark.parametrize('argument, value', [('r1', '-1'), ('elbow', 'sideways'),
+                                             ('base_frame', '/map')])
+def test_02_an_invalid_value_is_refused_before_anything_starts(launches, launch_file,
+                                                               argument, value):
+    namespace = unique_name('invalid')
+    launch = launches(launch_file, f'{argument}:={value}', f'namespace:={namespace}', NO_RSP)
+    code = launch.wait()
+    assert code != 0
+    output = launch.output()
+    if argument == 'elbow':  # launch's own check of the declared choices comes first
+        assert 'sideways' in output and 'elbow' in output
+    else:
+        with pytest.raises(ValueError) as expected:
+            validate_change(DEFAULTS, {argument: float(value) if argument == 'r1' else value})
+        assert f'invalid parameters: {expected.value}' in output  # the node's own message
+    assert 'process started' not in output
+    assert_nothing_left(namespace)
+
+
+@pytest.mark.parametrize('launch_file', ['twobone_ik.launch.py', 'demo.launch.py'])
+def test_02_when_the_ik_node_dies_the_launch_ends_non_zero_and_nothing_is_left(
+        launches, probe, launch_file):
+    namespace = unique_name('dies')
+    launch = launches(launch_file, f'namespace:={namespace}', NO_RSP)
+    probe(namespace=f'/{namespace}').wait_for_node()
+    [ik_node] = [pid for pid in processes_mentioning(f'__ns:=/{namespace}')
+                 if pid in processes_mentioning('twobone_ik_node')]
+    os.kill(ik_node, 9)
+    assert launch.wait() != 0
+    assert 'exited with code -9; shutting down the launch' in launch.output()
+    assert_nothing_left(namespace)
+
+
+@pytest.mark.parametrize('package, flags, argument', [
+    ('rviz2', ['rviz:=true', NO_RSP], 'rviz:=false'),
+    ('robot_state_publisher', ['robot_state_publisher:=true'], 'robot_state_publisher:=false'),
+])
+def test_03_a_missing_package_is_named_with_its_switch_and_nothing_starts(
+        launches, package, flags, argument):
+    namespace = unique_name('missing')
+    launch = launches('twobone_ik.launch.py', *flags, f'namespace:={namespace}',
+                      env=without_stand_in(package))
+    assert launch.wait() != 0
+    output = launch.output()
+    assert f"package '{package}' not found" in output and argument in output
+    assert 'process started' not in output
+    assert_nothing_left(namespace)
+
+
+def test_04_rviz_fixed_frame_follows_base_frame(launches):
+    namespace = unique_name('rviz')
+    launch = launches('twobone_ik.launch.py', 'rviz:=true', 'base_frame:=world', NO_RSP,
+                      f'namespace:={namespace}', 'frame_prefix:=arm/')
+    deadline = time.monotonic() + 30
+    while 'rviz2 stand-in: fixed frame' not in launch.output() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    output = launch.output()
+    assert '-f arm/world' in output
+    # markers and clicks reach this arm's topics
+    assert f'clicks go to /{namespace}/target' in output
+    assert f'-r /markers:=/{namespace}/markers' in output
+
+
+def write_params(tmp_path, parameters, section='/**'):
+    path = tmp_path / 'params.yaml'
+    path.write_text(yaml.safe_dump({section: {'ros__parameters': parameters}}))
+    return str(path)
+
+
+@pytest.mark.parametrize('launch_file', ['twobone_ik.launch.py', 'twobone_ik.launch.xml'])
+def test_01_params_file_values_apply_unless_given_as_arguments(launches, probe, tmp_path,
+                                                               launch_file):
+    namespace = unique_name('params')
+    params = write_params(tmp_path, {'r1': 1.5, 'elbow': 'down', 'unreachable': 'reject',
+                                     'base_frame': 'world', 'r2': 0.5,
+                                     'joint_names': ['hip', 'knee']})
+    launches(launch_file, f'params_file:={params}', 'r2:=1', f'namespace:={namespace}')
+    client = probe(namespace=f'/{namespace}')
+    client.wait_for_node()
+    values = client.get_values('r1', 'r2', 'elbow', 'unreachable', 'base_frame', 'frame_prefix')
+    assert values == {'r1': 1.5, 'r2': 1.0, 'elbow': 'down', 'unreachable': 'reject',
+                      'base_frame': 'world', 'frame_prefix': f'{namespace}/'}
+    # robot_state_publisher got the URDF of the same resolved arm
+    rsp = f'/{namespace}/robot_state_publisher'
+    urdf = client.get_values('robot_description', node_name=rsp)['robot_description']
+    assert urdf == arm_urdf(1.5, 1.0, ('hip', 'knee'), base_frame='world')
+
+
+def test_01_with_neither_the_node_defaults_apply(launches, probe, tmp_path):
+    namespace = unique_name('defaults')
+    params = write_params(tmp_path, {'elbow': 'closest'}, section='twobone_ik')
+    launches('twobone_ik.launch.py', f'params_file:={params}', f'namespace:={namespace}',
+             NO_RSP)
+    client = probe(namespace=f'/{namespace}')
+    client.wait_for_node()
+    values = client.get_values('r1', 'r2', 'elbow')
+    assert values == {'r1': DEFAULTS['r1'], 'r2': DEFAULTS['r2'], 'elbow': 'closest'}
+
+
+@pytest.mark.parametrize('rsp', ['true', 'false'])
+def test_09_a_missing_params_file_is_refused_naming_the_path(launches, tmp_path, rsp):
+    namespace = unique_name('nofile')
+    missing = str(tmp_path / 'no_such.yaml')
+    launch = launches('twobone_ik.launch.py', f'params_file:={missing}',
+                      f'robot_state_publisher:={rsp}', f'namespace:={namespace}')
+    assert launch.wait() != 0
+    assert f"params_file '{missing}' cannot be read" in launch.output()
+    assert 'process started' not in launch.output()
+    assert_nothing_left(namespace)
+
+
+def test_09_the_installed_example_params_file_works(launches, probe, ros_install):
+    namespace = unique_name('example')
+    installed = ros_install / 'share' / 'twobone_ik_ros' / 'config' / 'twobone_ik.yaml'
+    launches('twobone_ik.launch.py', f'params_file:={installed}', f'namespace:={namespace}',
+             NO_RSP)
+    client = probe(namespace=f'/{namespace}')
+    client.wait_for_node()
+    assert client.get_values('r1')['r1'] == DEFAULTS['r1']
+
+
+def test_07_two_arms_side_by_side_have_distinct_frames_topics_and_parameters(launches, probe):
+    arms = {'left': 0.6, 'right': -0.6}
+    tag = unique_name('arms')
+    for side, y in arms.items():
+        launches('twobone_ik.launch.py', f'namespace:={tag}/{side}', 'parent_frame:=world',
+                 f'base_y:={y}', f'r1:={1.0 if side == "left" else 0.8}', 'r2:=0.5')
+    viewer = probe(namespace=f'/{tag}/left', tf=True)
+    right = probe(namespace=f'/{tag}/right')
+    viewer.wait_for_node()
+    right.wait_for_node()
+    assert viewer.get_values('r1')['r1'] == 1.0 and right.get_values('r1')['r1'] == 0.8
+    names = viewer.node.get_node_names_and_namespaces()
+    for side in arms:
+        assert ('twobone_ik', f'/{tag}/{side}') in names
+        assert ('robot_state_publisher', f'/{tag}/{side}') in names
+    # one target each, in the common frame: each arm's tool0 (its own TF frame) lands on it
+    for side, y, client, stamp in (('left', 0.6, viewer, 101), ('right', -0.6, right, 102)):
+        goal = (0.9, y + 0.4)
+        assert client.solve(*goal, stamp_id=stamp, frame_id='world') is not None
+        assert viewer.spin_until(lambda: math.dist(
+            viewer.tool_position('world', f'{tag}/{side}/tool0'), goal) < 1e-9, 10.0), side
+    assert viewer.tool_position(f'{tag}/left/base_link', f'{tag}/right/base_link') == \
+        pytest.approx((0.0, -1.2), abs=1e-12)
+
+
+@pytest.mark.parametrize('launch_file', ['twobone_ik.launch.py', 'twobone_ik.launch.xml',
+                                         'demo.launch.py'])
+def test_sigint_ends_every_launch_file_with_exit_code_zero(launches, probe, launch_file):
+    namespace = unique_name('sigint')
+    launch = launches(launch_file, f'namespace:={namespace}', NO_RSP)
+    probe(namespace=f'/{namespace}').wait_for_node()
+    assert launch.interrupt() == 0, launch.output()
+    assert_nothing_left(namespace)
+
+
+def test_the_resolved_defaults_validate():
+    assert validate(DEFAULTS).frame == 'base_link'
