@@ -110,11 +110,11 @@ class _Process:
 
 
 class NodeProcess(_Process):
-    """A package module (``python -m module``) run as a node in a process of its own."""
+    """A package module (``python -m module``), or a ``script``, as a node of its own."""
 
-    def __init__(self, module, ros_args=(), args=()):
+    def __init__(self, module, ros_args=(), args=(), script=None):
         """Start it; ``ros_args`` go after ``--ros-args``."""
-        command = [sys.executable, '-m', module, *args]
+        command = [sys.executable, *([script] if script else ['-m', module]), *args]
         if ros_args:
             command += ['--ros-args', *ros_args]
         super().__init__(command, module)
@@ -148,7 +148,7 @@ class Probe:
     """The test's side of the graph: targets out, everything the node says in."""
 
     def __init__(self, node_name='twobone_ik', namespace='', name='probe', tf=False,
-                 target_topic='target'):
+                 target_topic='target', target_qos=1000):
         """Create the probe node in its own context (with a tf2 listener if ``tf``)."""
         self.context = rclpy.Context()
         rclpy.init(context=self.context)
@@ -170,7 +170,7 @@ class Probe:
         node.create_subscription(DiagnosticArray, '/diagnostics', self._on_diagnostics, 100)
         if not target_topic.startswith('/'):
             target_topic = prefix + target_topic
-        self.target_pub = node.create_publisher(PointStamped, target_topic, 1000)
+        self.target_pub = node.create_publisher(PointStamped, target_topic, target_qos)
         self.node_name = f'{namespace}/{node_name}' if namespace else f'/{node_name}'
         self._clients = {}
         self.tf_buffer = None

@@ -22,7 +22,6 @@ answer on the ROS graph.
 """
 
 import os
-import shutil
 import subprocess
 import sys
 
@@ -34,26 +33,16 @@ pytestmark = [pytest.mark.build, pytest.mark.ros]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGE = 'twobone_ik_ros'
-NOT_SOURCE = ('.git', '.venv', 'build', 'install', 'log', '__pycache__', '.hypothesis',
-              '.mypy_cache', '.pytest_cache', '*.egg-info', 'doc')
 EXECUTABLES = ('twobone_ik_node', 'target_publisher', 'twobone_ik_demo')
 DATA_FILES = ('package.xml', 'launch/twobone_ik.launch.py', 'launch/twobone_ik.launch.xml',
               'launch/demo.launch.py', 'config/twobone_ik.yaml', 'rviz/twobone_ik.rviz',
               'urdf/twobone_arm.urdf')
 
 
-@pytest.fixture(scope='module')
-def install(tmp_path_factory):
-    workspace = tmp_path_factory.mktemp('colcon_ws')
-    shutil.copytree(ROOT, workspace / 'src' / PACKAGE, ignore=shutil.ignore_patterns(*NOT_SOURCE))
-    colcon = [sys.executable, '-m', 'colcon']
-    listed = subprocess.run(colcon + ['list'], cwd=workspace, capture_output=True, text=True)
-    assert '(ros.ament_python)' in listed.stdout, \
-        'colcon does not see an ament_python package:\n' + listed.stdout + listed.stderr
-    build = subprocess.run(colcon + ['build', '--event-handlers', 'console_direct-'],
-                           cwd=workspace, capture_output=True, text=True)
-    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
-    return workspace / 'install' / PACKAGE
+@pytest.fixture
+def install(ros_install):
+    """The colcon build of the whole session (see conftest.py)."""
+    return ros_install
 
 
 def test_install_tree_has_the_ament_index_marker(install):

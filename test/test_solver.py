@@ -21,18 +21,13 @@ from hypothesis import strategies as st
 import numpy as np
 import pytest
 
+from arm_cases import reachable_target
+
 from twobone_ik_ros.solver import Branch, forward, Reason, Status, TwoBoneIK
 
 lengths = st.floats(min_value=1e-3, max_value=1e3)
 unit = st.floats(min_value=0.0, max_value=1.0)
 angle = st.floats(min_value=-math.pi, max_value=math.pi)
-
-
-def reachable_target(r1, r2, radius_fraction, phi):
-    """Map a fraction in [0, 1] onto the reachable annulus along direction phi."""
-    inner, outer = abs(r1 - r2), r1 + r2
-    d = inner + radius_fraction * (outer - inner)
-    return d * math.cos(phi), d * math.sin(phi)
 
 
 def tolerance(r1, r2):

@@ -60,7 +60,7 @@ from twobone_ik_ros.markers import arm_markers, workspace_markers
 from twobone_ik_ros.parameters import (
     as_double, descriptor, IKConfig, MODEL_PARAMETERS, PARAMETER_NAMES, PARAMETERS, validate,
     validate_change)
-from twobone_ik_ros.solver import Status
+from twobone_ik_ros.solver import Reason, Status
 from twobone_ik_ros.urdf import config_urdf
 from visualization_msgs.msg import Marker, MarkerArray
 
@@ -151,7 +151,8 @@ class TwoBoneIKNode(Node):
             self._reject(reason, lambda: (
                 f'target ({x:.6g}, {y:.6g}) in {config.frame} rejected: '
                 f'{REJECTION_TEXT[reason]} (unreachable={config.solver.unreachable.value})'))
-            self._show_target((x, y), Status.REJECTED)
+            if result.reason is not Reason.NON_FINITE:  # RViz cannot place those
+                self._show_target((x, y), Status.REJECTED)
             return
         if not (stamp.sec or stamp.nanosec):
             stamp = self.get_clock().now().to_msg()
