@@ -40,7 +40,7 @@ DEMO_DEFAULTS = {'rviz': 'true'}
 
 
 def _source(context):
-    """The target source, for the arm as the arm's launch file resolves it."""
+    """Start the target source for the arm as the arm's launch file resolves it."""
     the = plan(launch_values(context))
     return [Node(
         package=PACKAGE, executable='target_publisher', name='target_publisher',

@@ -26,5 +26,5 @@ def reachable_target(r1, r2, radius_fraction, phi):
 
 
 def random_reachable(rng, r1, r2):
-    """A reachable target drawn with ``rng`` (a ``random.Random``)."""
+    """Draw a reachable target with ``rng`` (a ``random.Random``)."""
     return reachable_target(r1, r2, rng.random(), rng.uniform(-math.pi, math.pi))

@@ -74,7 +74,7 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_make_collect_report(collector):
-    """The same for a module skipped as a whole."""
+    """Fail a module skipped as a whole, in CI, for the same reason."""
     outcome = yield
     report = outcome.get_result()
     if NO_SKIP and report.skipped:

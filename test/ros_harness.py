@@ -35,6 +35,7 @@ import time
 
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
+import pytest
 from rcl_interfaces.msg import Parameter as ParameterMsg
 from rcl_interfaces.srv import GetParameters, SetParameters
 import rclpy
@@ -44,8 +45,6 @@ from rclpy.qos import DurabilityPolicy, QoSProfile
 from sensor_msgs.msg import JointState
 from visualization_msgs.msg import MarkerArray
 
-import pytest
-
 ROS_TOOLS = ('launch', 'launch_ros', 'launch_pytest', 'ros2cli', 'tf2_ros')
 HOW_TO_GET_ROS_TOOLS = (
     'run the suite as TWOBONE_ROS_SOURCES=../shared/ros2-launch scripts/test (builds them into '
@@ -54,7 +53,7 @@ _unique = itertools.count(1)
 
 
 def require_ros_tools():
-    """Skip the calling module (or test) unless launch, ros2cli and tf2_ros are installed."""
+    """Skip the calling module unless launch, ros2cli and tf2_ros are installed."""
     missing = [name for name in ROS_TOOLS if importlib.util.find_spec(name) is None]
     if shutil.which('ros2') is None:
         missing.append('the ros2 command')
@@ -64,7 +63,7 @@ def require_ros_tools():
 
 
 def unique_name(prefix):
-    """A name no other test of this session uses (namespaces, stamps)."""
+    """Return a name no other test of this session uses (for namespaces)."""
     return f'{prefix}_{os.getpid()}_{next(_unique)}'
 
 
@@ -130,7 +129,7 @@ class LaunchProcess(_Process):
 
 
 def processes_mentioning(text):
-    """PIDs of the processes whose command line contains ``text`` (from /proc)."""
+    """Return the PIDs of the processes whose command line contains ``text``."""
     found = []
     for entry in os.listdir('/proc'):
         if not entry.isdigit():
@@ -162,8 +161,8 @@ class Probe:
         self.markers = []
         self.diagnostics = []
         node = self.node
-        node.create_subscription(JointState, prefix + 'joint_states',
-                                 self.joint_states.append, 1000)
+        self._joint_sub = node.create_subscription(
+            JointState, prefix + 'joint_states', self.joint_states.append, 1000)
         node.create_subscription(PointStamped, prefix + 'elbow', self.elbows.append, 1000)
         node.create_subscription(MarkerArray, prefix + 'markers', self.markers.append,
                                  QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL))
@@ -202,7 +201,9 @@ class Probe:
     def wait_for_node(self, timeout=30.0):
         """Wait until the node subscribes to our targets and its services answer."""
         client = self._client(SetParameters, self.node_name)
+        # matched both ways: our targets reach it, its answers reach us
         ready = self.spin_until(lambda: self.target_pub.get_subscription_count() > 0
+                                and self._joint_sub.get_publisher_count() > 0
                                 and client.service_is_ready()
                                 and self.node.count_publishers('/diagnostics') > 0, timeout)
         assert ready, f'{self.node_name} did not come up on the graph'
@@ -217,7 +218,7 @@ class Probe:
         self.target_pub.publish(msg)
 
     def answer(self, stamp_id):
-        """The JointState answering the target sent with ``stamp_id``, or None."""
+        """Return the JointState answering the target sent with ``stamp_id``, or None."""
         return next((js for js in self.joint_states if js.header.stamp.sec == stamp_id), None)
 
     def solve(self, x, y, stamp_id, frame_id='base_link', timeout=10.0):
@@ -254,7 +255,7 @@ class Probe:
         return status, {kv.key: kv.value for kv in status.values}
 
     def tool_position(self, base, tool, timeout=5.0):
-        """(x, y) of ``tool`` in ``base`` from tf2, once the transform is there."""
+        """Return (x, y) of ``tool`` in ``base`` from tf2, once the transform is there."""
         from rclpy.time import Time
         assert self.spin_until(lambda: self.tf_buffer.can_transform(base, tool, Time()),
                                timeout), f'no transform {base} -> {tool}'

@@ -18,21 +18,48 @@ import itertools
 import math
 
 import pytest
-from twobone_ik_ros.diagnostics import build_diagnostics, REJECT_REASONS, TargetCounters
+from twobone_ik_ros.diagnostics import (
+    build_diagnostics, REJECT_REASONS, REJECTION_TEXT, TargetCounters)
 from twobone_ik_ros.markers import build_markers, MARKER_IDS, TARGET_COLOURS
-from twobone_ik_ros.parameters import DEFAULTS, validate, validate_change
-from twobone_ik_ros.solver import forward, Status
+from twobone_ik_ros.parameters import (
+    as_double, DEFAULTS, PARAMETERS, SPECS, validate, validate_change)
+from twobone_ik_ros.solver import (
+    ElbowPreference, forward, Reason, Status, UnreachablePolicy)
 from twobone_ik_ros.target_patterns import make_pattern, PATTERNS
 
 
 def test_defaults_validate_and_integers_are_doubles():
     config = validate(dict(DEFAULTS, r1=2, shoulder_limits=[-3, 3]))
     assert config.r1 == 2.0 and isinstance(config.r1, float)
-    assert config.shoulder_limits.lower == -3.0
+    assert config.solver.shoulder_limits.lower == -3.0
+    assert config.as_parameters()['r1'] == 2.0
+
+
+def test_double_parameters_given_as_integers_become_doubles_and_nothing_else_changes():
+    assert as_double('r1', 2) == 2.0 and isinstance(as_double('r1', 2), float)
+    assert as_double('joint_state_rate', 0) == 0.0
+    for name, value in (('r1', True), ('r1', 'x'), ('elbow', 1), ('joint_names', [1, 2])):
+        assert as_double(name, value) is value
+
+
+def test_the_parameter_table_declares_every_choice_of_the_solver():
+    assert SPECS['elbow'].choices == tuple(e.value for e in ElbowPreference)
+    assert SPECS['unreachable'].choices == tuple(p.value for p in UnreachablePolicy)
+    assert all(spec.default in spec.choices for spec in PARAMETERS if spec.choices)
+    assert set(DEFAULTS) == set(validate(DEFAULTS).as_parameters())
+
+
+def test_every_solver_reason_has_a_counter_and_a_warning_text():
+    assert {reason.label for reason in Reason if reason is not Reason.NONE} <= \
+        set(REJECTION_TEXT)
+    assert REJECT_REASONS == tuple(REJECTION_TEXT)
+    assert set(TargetCounters().rejected) == set(REJECT_REASONS)
 
 
 @pytest.mark.parametrize('name, value', [
-    ('r1', -1.0), ('r2', 'x'), ('elbow', 'left'), ('unreachable', 3), ('base_frame', '/map'),
+    ('joint_state_rate', -1.0), ('transform_timeout', 11.0), ('frame_prefix', '/x'),
+    ('robot_state_publisher', 'a b'), ('r1', -1.0), ('r2', 'x'), ('elbow', 'left'),
+    ('unreachable', 3), ('base_frame', '/map'),
     ('base_frame', 'a b'), ('joint_names', ['a', 'a']), ('joint_names', 'ab'),
     ('elbow_limits', [0.5]), ('shoulder_limits', [2.0, 1.0]), ('r1', None), ('r1', True)])
 def test_invalid_values_are_refused_with_their_name(name, value):

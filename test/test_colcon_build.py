@@ -41,7 +41,7 @@ DATA_FILES = ('package.xml', 'launch/twobone_ik.launch.py', 'launch/twobone_ik.l
 
 @pytest.fixture
 def install(ros_install):
-    """The colcon build of the whole session (see conftest.py)."""
+    """Return the colcon build of the whole session (see conftest.py)."""
     return ros_install
 
 

@@ -34,7 +34,6 @@ import pytest
 from ros_harness import LaunchProcess, Probe, processes_mentioning, require_ros_tools, unique_name
 from twobone_ik_ros.launch_config import LAUNCH_ARGUMENTS
 from twobone_ik_ros.parameters import DEFAULTS, validate, validate_change
-from twobone_ik_ros.solver import forward
 from twobone_ik_ros.urdf import arm_urdf
 import yaml
 
@@ -71,7 +70,7 @@ def probe():
 
 
 def assert_nothing_left(namespace, timeout=10.0):
-    """No process started for ``namespace`` is alive (none orphaned to PID 1 either)."""
+    """Check that no process started for ``namespace`` is alive (none orphaned to PID 1)."""
     deadline = time.monotonic() + timeout
     while processes_mentioning(f'__ns:=/{namespace}') and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -79,7 +78,7 @@ def assert_nothing_left(namespace, timeout=10.0):
 
 
 def without_stand_in(package):
-    """The environment with the stand-in prefix, and so ``package``, off the ament index."""
+    """Return the environment with the stand-ins, so ``package``, off the ament index."""
     prefix = os.environ['STAND_IN_PREFIX']
     assert os.path.exists(os.path.join(prefix, 'lib', package))
     return dict(os.environ, AMENT_PREFIX_PATH=os.pathsep.join(

@@ -31,7 +31,7 @@ from ros_harness import Probe, require_ros_tools, unique_name
 
 require_ros_tools()
 
-from launch import LaunchDescription  # noqa: E402  (after the skip above)
+from launch import LaunchDescription  # noqa: E402, I100  (after the skip above)
 from launch.actions import IncludeLaunchDescription, RegisterEventHandler  # noqa: E402
 from launch.event_handlers import OnProcessExit  # noqa: E402
 from launch.launch_description_sources import AnyLaunchDescriptionSource  # noqa: E402

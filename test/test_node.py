@@ -33,7 +33,7 @@ from rclpy.parameter import Parameter
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 from ros_harness import all_finite, NodeProcess, Probe, unique_name
 from twobone_ik_ros.diagnostics import REJECT_REASONS
-from twobone_ik_ros.parameters import SPECS, validate_change, DEFAULTS
+from twobone_ik_ros.parameters import DEFAULTS, SPECS, validate_change
 from twobone_ik_ros.solver import forward, TwoBoneIK
 from twobone_ik_ros.urdf import arm_urdf
 
@@ -63,7 +63,7 @@ def start_node(*ros_args, namespace=None, **probe_options):
 
 @pytest.fixture
 def node_args():
-    """Extra ``--ros-args`` for the node of one test (override with parametrize)."""
+    """Return extra ``--ros-args`` for the node of one test (override with parametrize)."""
     return ()
 
 
@@ -339,7 +339,7 @@ def send_mixed(probe, count, pace_every=None):
 
 
 def counters_once_settled(probe, expected=None, timeout=30.0):
-    """The node's counters once ``received`` stops changing (or reaches ``expected``)."""
+    """Return the node's counters once ``received`` settles (or reaches ``expected``)."""
     seen = []
 
     def settled():

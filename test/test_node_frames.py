@@ -12,39 +12,45 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""
-Targets in other frames, with tf2 present (a stand-in: tf2_ros cannot be installed here).
 
-The node runs in its own process, namespaced, with ``test/stand_ins`` on its
-PYTHONPATH so that ``import tf2_ros`` finds a buffer that knows one transform.
-Everything else is real: the node's lookup, the quaternion arithmetic, DDS.
+"""
+Targets in other frames, with the real tf2.
+
+The node runs in its own process and namespace; the test publishes
+transforms with tf2_ros' own StaticTransformBroadcaster, and checks that a
+target in another frame (translated and rotated) is solved where tf2 puts it,
+that one in a frame tf2 does not know is rejected naming both frames, and
+that one whose transform arrives shortly after it is still answered.
 """
 
 import math
-import os
 
+from geometry_msgs.msg import TransformStamped
 import pytest
-
-from ros_harness import NodeProcess, Probe
+from ros_harness import NodeProcess, Probe, require_ros_tools, unique_name
 from twobone_ik_ros.solver import forward
+
+require_ros_tools()
+import tf2_ros  # noqa: E402, I100  (after the skip above)
 
 pytestmark = pytest.mark.ros
 
-STAND_INS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'stand_ins')
-NAMESPACE = '/frames_test'
+
+@pytest.fixture
+def transform_timeout():
+    """Long enough that a busy machine cannot make a test's transform late."""
+    return 10.0
 
 
-@pytest.fixture(scope='module')
-def probe():
-    saved = os.environ['PYTHONPATH']
-    os.environ['PYTHONPATH'] = STAND_INS + os.pathsep + saved
-    try:
-        node = NodeProcess('twobone_ik_ros.node',
-                           ros_args=['-r', f'__ns:={NAMESPACE}', '-p', 'r1:=1.0', '-p', 'r2:=1.0'])
-    finally:
-        os.environ['PYTHONPATH'] = saved
-    probe = Probe(namespace=NAMESPACE, name='frames_probe')
-    probe.node_process = node
+@pytest.fixture
+def arm(transform_timeout):
+    namespace = '/' + unique_name('frames')
+    node = NodeProcess('twobone_ik_ros.node', ros_args=[
+        '-r', f'__ns:={namespace}', '-p', 'r1:=1.0', '-p', 'r2:=1.0',
+        '-p', f'transform_timeout:={transform_timeout}'])
+    probe = Probe(namespace=namespace, name='frames_probe')
+    probe.process = node
+    probe.broadcaster = tf2_ros.StaticTransformBroadcaster(probe.node)
     try:
         probe.wait_for_node()
         yield probe
@@ -53,20 +59,68 @@ def probe():
         node.stop()
 
 
-def test_target_in_a_known_frame_is_transformed_into_the_base_frame(probe):
-    # camera (1.5, 0, 0.7) -> quarter turn about z -> (0, 1.5) -> + (0.5, -0.2)
-    probe.send(1.5, 0.0, 0.7, frame_id='camera_link', stamp_id=11)
-    assert probe.spin_until(lambda: any(js.header.stamp.sec == 11 for js in probe.joint_states))
-    answer = next(js for js in probe.joint_states if js.header.stamp.sec == 11)
-    _, tip = forward(1.0, 1.0, *answer.position)
-    assert math.dist(tip, (0.5, 1.3)) <= 1e-9
+def static_transform(probe, child, x, y, z, yaw):
+    """Publish base_link -> child: a rotation by yaw about z, then a shift."""
+    transform = TransformStamped()
+    transform.header.stamp = probe.node.get_clock().now().to_msg()
+    transform.header.frame_id = 'base_link'
+    transform.child_frame_id = child
+    transform.transform.translation.x = x
+    transform.transform.translation.y = y
+    transform.transform.translation.z = z
+    transform.transform.rotation.z = math.sin(yaw / 2)
+    transform.transform.rotation.w = math.cos(yaw / 2)
+    probe.broadcaster.sendTransform(transform)
 
 
-def test_target_in_a_frame_without_transform_is_rejected_naming_both(probe):
-    probe.send(1.0, 0.0, frame_id='map', stamp_id=12)
-    probe.spin_for(0.5)
-    assert not any(js.header.stamp.sec == 12 for js in probe.joint_states)
-    _, values = probe.latest_diagnostics()
-    assert int(values['rejected.unknown_frame']) == 1
-    output = probe.node_process.output()
-    assert "'map'" in output and "'base_link'" in output and 'LookupException' in output
+def tip(answer):
+    return forward(1.0, 1.0, *answer.position)[1]
+
+
+def test_target_in_a_translated_and_rotated_frame_is_solved_where_tf2_puts_it(arm):
+    static_transform(arm, 'camera_link', 0.5, -0.2, 0.3, math.pi / 2)
+    # camera (1.5, 0, 0.7): a quarter turn about z gives (0, 1.5), then + (0.5, -0.2)
+    answer = arm.solve(1.5, 0.0, stamp_id=11, frame_id='camera_link')
+    assert answer is not None, arm.process.output()
+    assert math.dist(tip(answer), (0.5, 1.3)) <= 1e-9
+
+
+@pytest.mark.parametrize('yaw', [0.3, -2.0, math.pi])
+def test_the_rotation_is_tf2s_for_any_angle(arm, yaw):
+    static_transform(arm, 'tilted', 0.1, 0.2, 0.0, yaw)
+    answer = arm.solve(1.0, 0.5, stamp_id=12, frame_id='tilted')
+    assert answer is not None, arm.process.output()
+    expected = (0.1 + math.cos(yaw) * 1.0 - math.sin(yaw) * 0.5,
+                0.2 + math.sin(yaw) * 1.0 + math.cos(yaw) * 0.5)
+    assert math.dist(tip(answer), expected) <= 1e-9
+
+
+@pytest.mark.parametrize('transform_timeout', [0.1])
+def test_target_in_a_frame_without_transform_is_rejected_naming_both(arm):
+    arm.send(1.0, 0.0, frame_id='map', stamp_id=13)
+    assert arm.spin_until(
+        lambda: int(arm.latest_diagnostics()[1]['rejected.unknown_frame']) == 1, 10.0)
+    assert arm.answer(13) is None
+    assert arm.spin_until(lambda: "'map'" in arm.process.output()
+                          and "'base_link'" in arm.process.output(), 5.0)
+
+
+def test_target_whose_transform_arrives_late_is_answered(arm):
+    arm.send(1.0, 0.5, frame_id='late_link', stamp_id=14)
+    arm.spin_for(0.5)  # the target is there first, waiting
+    static_transform(arm, 'late_link', 0.2, 0.0, 0.0, 0.0)
+    assert arm.spin_until(lambda: arm.answer(14) is not None, 10.0), arm.process.output()
+    assert math.dist(tip(arm.answer(14)), (1.2, 0.5)) <= 1e-9
+    _, values = arm.latest_diagnostics()
+    assert values['rejected.unknown_frame'] == '0' and values['solved'] == '1'
+
+
+@pytest.mark.parametrize('transform_timeout', [5.0])
+def test_the_node_keeps_answering_while_a_target_waits(arm):
+    arm.send(1.0, 0.5, frame_id='never_there', stamp_id=15)
+    answer = arm.solve(1.0, 1.0, stamp_id=16)  # not held up behind the waiting one
+    assert answer is not None
+    _, values = arm.latest_diagnostics()
+    assert values['rejected.unknown_frame'] == '0'  # still waiting
+    assert arm.spin_until(
+        lambda: int(arm.latest_diagnostics()[1]['rejected.unknown_frame']) == 1, 10.0)

@@ -16,12 +16,11 @@
 
 import math
 
+from arm_cases import reachable_target
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 import numpy as np
 import pytest
-
-from arm_cases import reachable_target
 
 from twobone_ik_ros.solver import Branch, forward, Reason, Status, TwoBoneIK
 

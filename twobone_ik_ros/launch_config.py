@@ -195,7 +195,7 @@ def read_parameter_file(path: str, node_name: str = NODE_NAME,
 
 
 def declare_arguments(defaults: Optional[Mapping[str, str]] = None) -> List[Any]:
-    """``DeclareLaunchArgument`` actions for the table; ``defaults`` overrides some defaults."""
+    """Return ``DeclareLaunchArgument`` actions for the table (``defaults`` replaces some)."""
     from launch.actions import DeclareLaunchArgument
 
     defaults = defaults or {}
@@ -206,14 +206,14 @@ def declare_arguments(defaults: Optional[Mapping[str, str]] = None) -> List[Any]
 
 
 def launch_values(context: Any) -> Dict[str, str]:
-    """The table's launch arguments as performed in a launch context."""
+    """Return the table's launch arguments as performed in a launch context."""
     from launch.substitutions import LaunchConfiguration
 
     return {arg.name: LaunchConfiguration(arg.name).perform(context) for arg in LAUNCH_ARGUMENTS}
 
 
 def _typed(name: str, text: str) -> Any:
-    """A launch argument string as the node parameter's type."""
+    """Convert a launch argument string to the node parameter's type."""
     return _float(name, text) if SPECS[name].kind == 'double' else text
 
 
@@ -222,4 +222,3 @@ def _float(name: str, text: str) -> float:
         return float(text)
     except ValueError:
         raise LaunchError(f'launch argument {name} must be a number, got {text!r}') from None
-

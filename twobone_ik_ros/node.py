@@ -76,8 +76,6 @@ QUEUE_DEPTH = 10
 MARKER_RATE_HZ = 30.0
 DIAGNOSTICS_PERIOD_S = 1.0
 WARNING_PERIOD_S = 2.0
-#: How long a target in another frame may wait for its transform to arrive
-TRANSFORM_TIMEOUT_S = 0.2
 #: Targets waiting for a transform at once; beyond that they are rejected
 MAX_WAITING_TARGETS = 100
 _MARKER_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL)
@@ -126,7 +124,7 @@ class TwoBoneIKNode(Node):
             qos_overriding_options=QoSOverridingOptions.with_default_policies())
         self.create_timer(1.0 / MARKER_RATE_HZ, self._on_marker_timer)
         self.create_timer(DIAGNOSTICS_PERIOD_S, self._publish_diagnostics)
-        self.create_timer(TRANSFORM_TIMEOUT_S / 4.0, self._expire_waiting)
+        self.create_timer(0.05, self._expire_waiting)
         if hasattr(self, 'add_pre_set_parameters_callback'):  # not on Humble
             self.add_pre_set_parameters_callback(_doubles_as_doubles)
         self.add_on_set_parameters_callback(self._on_set_parameters)
@@ -201,7 +199,7 @@ class TwoBoneIKNode(Node):
 
         The transform is the one at the target's stamp (the latest for a zero
         stamp).  If tf2 cannot give it yet, the target waits for it, without
-        blocking the executor, for up to ``TRANSFORM_TIMEOUT_S``.
+        blocking the executor, for up to ``transform_timeout`` seconds.
         """
         buffer, base = self._tf_buffer, self._config.frame
         source = msg.header.frame_id
@@ -225,14 +223,14 @@ class TwoBoneIKNode(Node):
 
         future.add_done_callback(once)
         if not answered:
-            self._waiting.append((time.monotonic() + TRANSFORM_TIMEOUT_S, future))
+            self._waiting.append((time.monotonic() + self._config.transform_timeout, future))
 
     def _on_transform(self, future: Any, msg: PointStamped, base: str) -> None:
         source = msg.header.frame_id
         if future.cancelled():
             self._reject('unknown_frame', lambda: (
                 f'target in frame {source!r} dropped: no transform to {base!r} '
-                f'within {TRANSFORM_TIMEOUT_S:g} s'))
+                f'within transform_timeout={self._config.transform_timeout:g} s'))
             return
         try:
             transform = future.result()
@@ -288,7 +286,8 @@ class TwoBoneIKNode(Node):
     def _publish_diagnostics(self) -> None:
         self._diag_pub.publish(build_diagnostics(
             self.get_fully_qualified_name().lstrip('/'), self.get_clock().now().to_msg(),
-            self._counters, dict(self._config.as_parameters(), robot_description=self._robot_description)))
+            self._counters,
+            dict(self._config.as_parameters(), robot_description=self._robot_description)))
         self._counters.rejected_since_report = 0
 
     # ------------------------------------------------------- parameters

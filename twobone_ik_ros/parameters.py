@@ -36,10 +36,11 @@ import math
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from twobone_ik_ros.solver import (
-    ElbowPreference, JointLimits, LINK_LENGTH_RANGE, TwoBoneIK, UnreachablePolicy)
+    ElbowPreference, LINK_LENGTH_RANGE, TwoBoneIK, UnreachablePolicy)
 
 #: Ranges of the numeric parameters that are not link lengths.
 JOINT_STATE_RATE_RANGE = (0.0, 1000.0)
+TRANSFORM_TIMEOUT_RANGE = (0.0, 10.0)
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class ParameterSpec:
     constraints: str
     choices: Tuple[str, ...] = ()
     #: (from, to) of a double, declared as its FloatingPointRange
-    range: Optional[Tuple[float, float]] = None
+    limits: Optional[Tuple[float, float]] = None
 
 
 def _choices(kind: Any) -> Tuple[str, ...]:
@@ -65,9 +66,9 @@ _LENGTH = (f'> 0, within [{LINK_LENGTH_RANGE[0]:g}, {LINK_LENGTH_RANGE[1]:g}]; '
 
 PARAMETERS: Tuple[ParameterSpec, ...] = (
     ParameterSpec('r1', 1.0, 'double', 'Length of link 1, shoulder to elbow, in metres.',
-                  _LENGTH, range=LINK_LENGTH_RANGE),
+                  _LENGTH, limits=LINK_LENGTH_RANGE),
     ParameterSpec('r2', 0.7, 'double', 'Length of link 2, elbow to tip, in metres.',
-                  _LENGTH, range=LINK_LENGTH_RANGE),
+                  _LENGTH, limits=LINK_LENGTH_RANGE),
     ParameterSpec('elbow', ElbowPreference.UP.value, 'string',
                   'Elbow branch: up (counter-clockwise of the base-to-target ray, '
                   'theta2 <= 0), down (its mirror) or closest (nearest the last solution).',
@@ -98,7 +99,13 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
                   'joint_states (as joint_state_publisher does), so that robot_state_publisher '
                   'ends on the last solution however fast targets came; 0 turns it off.',
                   f'{JOINT_STATE_RATE_RANGE[0]:g} <= rate <= {JOINT_STATE_RATE_RANGE[1]:g}',
-                  range=JOINT_STATE_RATE_RANGE),
+                  limits=JOINT_STATE_RATE_RANGE),
+    ParameterSpec('transform_timeout', 0.2, 'double',
+                  'Seconds a target in another frame may wait for its transform (at the '
+                  "target's stamp, or the latest for a zero stamp) before it is rejected as "
+                  'unknown_frame; the node keeps serving other targets meanwhile.',
+                  f'{TRANSFORM_TIMEOUT_RANGE[0]:g} <= timeout <= {TRANSFORM_TIMEOUT_RANGE[1]:g}',
+                  limits=TRANSFORM_TIMEOUT_RANGE),
     ParameterSpec('robot_state_publisher', 'robot_state_publisher', 'string',
                   'Name of the robot_state_publisher node (relative names are resolved in '
                   "this node's namespace) whose robot_description is updated when the arm "
@@ -127,6 +134,7 @@ class IKConfig:
     frame_prefix: str
     joint_names: Tuple[str, str]
     joint_state_rate: float
+    transform_timeout: float
     robot_state_publisher: str
 
     @property
@@ -141,7 +149,7 @@ class IKConfig:
 
     @property
     def frame(self) -> str:
-        """The TF frame of the shoulder: ``frame_prefix + base_frame``."""
+        """Return the TF frame of the shoulder: ``frame_prefix + base_frame``."""
         return self.frame_prefix + self.base_frame
 
     def as_parameters(self) -> Dict[str, Any]:
@@ -154,6 +162,7 @@ class IKConfig:
             'shoulder_limits': [solver.shoulder_limits.lower, solver.shoulder_limits.upper],
             'elbow_limits': [solver.elbow_limits.lower, solver.elbow_limits.upper],
             'joint_state_rate': self.joint_state_rate,
+            'transform_timeout': self.transform_timeout,
             'robot_state_publisher': self.robot_state_publisher,
         }
 
@@ -172,10 +181,9 @@ def validate(values: Mapping[str, Any]) -> IKConfig:
     prefix = values['frame_prefix']
     if prefix != '':
         prefix = _frame_id('frame_prefix', prefix)
-    rate = _number('joint_state_rate', values['joint_state_rate'])
-    low, high = JOINT_STATE_RATE_RANGE
-    if not low <= rate <= high:
-        raise ValueError(f'joint_state_rate must lie in [{low:g}, {high:g}] Hz, got {rate!r}')
+    rate = _in_range('joint_state_rate', values['joint_state_rate'], JOINT_STATE_RATE_RANGE)
+    timeout = _in_range('transform_timeout', values['transform_timeout'],
+                        TRANSFORM_TIMEOUT_RANGE)
     rsp = values['robot_state_publisher']
     if not isinstance(rsp, str) or any(c.isspace() for c in rsp):
         raise ValueError(f'robot_state_publisher must be a node name or empty, got {rsp!r}')
@@ -185,7 +193,7 @@ def validate(values: Mapping[str, Any]) -> IKConfig:
                        elbow_limits=_pair('elbow_limits', values['elbow_limits']))
     return IKConfig(solver=solver, base_frame=base_frame, frame_prefix=prefix,
                     joint_names=_joint_names(values['joint_names']), joint_state_rate=rate,
-                    robot_state_publisher=rsp)
+                    transform_timeout=timeout, robot_state_publisher=rsp)
 
 
 def validate_change(current: Mapping[str, Any], changes: Mapping[str, Any]) -> IKConfig:
@@ -226,6 +234,13 @@ def _number(name: str, value: Any) -> float:
     return float(value)
 
 
+def _in_range(name: str, value: Any, limits: Tuple[float, float]) -> float:
+    number = _number(name, value)
+    if not limits[0] <= number <= limits[1]:
+        raise ValueError(f'{name} must lie in [{limits[0]:g}, {limits[1]:g}], got {number!r}')
+    return number
+
+
 def _as_list(value: Any) -> Optional[List[Any]]:
     """Items of a list, tuple or array.array (rclpy's double arrays); else None."""
     if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, array)):
@@ -263,7 +278,7 @@ def descriptor(spec: ParameterSpec) -> Any:
     from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
 
     text = f'{spec.description} Constraints: {spec.constraints}.'
-    ranges = [] if spec.range is None else [
-        FloatingPointRange(from_value=spec.range[0], to_value=spec.range[1], step=0.0)]
+    ranges = [] if spec.limits is None else [
+        FloatingPointRange(from_value=spec.limits[0], to_value=spec.limits[1], step=0.0)]
     return ParameterDescriptor(description=text, additional_constraints=spec.constraints,
                                dynamic_typing=True, floating_point_range=ranges)

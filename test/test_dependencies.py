@@ -1,0 +1,96 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+package.xml declares exactly what the package imports and starts, by rosdep key.
+
+rosdep installs what package.xml names, so a module imported but not declared
+breaks a user's fresh install, and one declared but unused costs them a
+download.  The imports are read from the source (``ast``); the packages the
+launch files start come from ``launch_config.plan``; ``ROSDEP_KEYS`` maps a
+Python module to the key that provides it on Humble through Rolling.
+"""
+
+import ast
+import glob
+import os
+import sys
+import xml.etree.ElementTree as ElementTree
+
+from twobone_ik_ros.launch_config import LAUNCH_ARGUMENTS, plan
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: Python module -> rosdep key (ROS packages are keyed by their own name)
+ROSDEP_KEYS = {
+    'numpy': 'python3-numpy', 'yaml': 'python3-yaml', 'PIL': 'python3-pil',
+    'pytest': 'python3-pytest', 'hypothesis': 'python3-hypothesis', 'mypy': 'python3-mypy',
+    'tf2_ros': 'tf2_ros_py',  # the Python module; the C++ package tf2_ros is another key
+    'pinocchio': 'pinocchio',
+}
+ROS_MODULES = {
+    'rclpy', 'builtin_interfaces', 'diagnostic_msgs', 'geometry_msgs', 'rcl_interfaces',
+    'sensor_msgs', 'std_msgs', 'visualization_msgs', 'tf2_msgs', 'ament_index_python',
+    'launch', 'launch_ros', 'launch_pytest', 'ament_copyright', 'ament_flake8', 'ament_pep257'}
+OWN_MODULES = {'twobone_ik_ros', 'arm_cases', 'ros_harness'}
+#: needed without an import: the XML launch file is read by launch_xml
+XML_FRONT_END = 'launch_xml'
+
+
+def imported(patterns):
+    """Return the non-standard top-level modules the files import (or importorskip)."""
+    modules = set()
+    for pattern in patterns:
+        for path in glob.glob(os.path.join(ROOT, pattern)):
+            for node in ast.walk(ast.parse(open(path).read())):
+                if isinstance(node, ast.Import):
+                    modules.update(alias.name.split('.')[0] for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                    modules.add(node.module.split('.')[0])
+                elif (isinstance(node, ast.Call) and getattr(node.func, 'attr', '')
+                      == 'importorskip'):
+                    modules.add(node.args[0].value.split('.')[0])
+    return modules - set(sys.stdlib_module_names) - OWN_MODULES
+
+
+def keys(modules):
+    unknown = modules - set(ROSDEP_KEYS) - ROS_MODULES
+    assert not unknown, f'no rosdep key known for {sorted(unknown)}: add it to ROSDEP_KEYS'
+    return {ROSDEP_KEYS.get(module, module) for module in modules}
+
+
+def declared(tag):
+    root = ElementTree.parse(os.path.join(ROOT, 'package.xml')).getroot()
+    return {element.text for element in root.iter(tag)}
+
+
+def started_by_launch_files():
+    values = {arg.name: arg.default for arg in LAUNCH_ARGUMENTS}
+    values.update(rviz='true', robot_state_publisher='true', parent_frame='world')
+    return {package for package, _ in plan(values).packages} - {'twobone_ik_ros'}
+
+
+def test_every_run_time_import_and_started_package_is_an_exec_depend_and_nothing_else():
+    needed = keys(imported(['twobone_ik_ros/*.py', 'launch/*.py']))
+    needed |= started_by_launch_files() | {XML_FRONT_END}
+    assert declared('exec_depend') == needed
+
+
+def test_every_test_import_is_declared_for_the_tests_and_nothing_else():
+    needed = keys(imported(['test/*.py', 'test/stand_ins/*.py']))
+    assert declared('test_depend') == needed - declared('exec_depend')
+
+
+def test_the_launch_files_start_robot_state_publisher_rviz2_and_tf2_ros():
+    assert started_by_launch_files() == {'robot_state_publisher', 'rviz2', 'tf2_ros'}
