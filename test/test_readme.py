@@ -28,3 +28,21 @@ def test_readme_solver_example_runs(capsys):
     exec(compile(example.group(1), 'README.md', 'exec'), {})  # noqa: S102
     printed = capsys.readouterr().out
     assert printed.startswith('SOLVED UP ')
+
+
+def test_readme_lists_every_parameter_and_launch_argument():
+    from twobone_ik_ros.launch_config import ARGUMENT_NAMES
+    from twobone_ik_ros.parameters import PARAMETERS
+
+    with open(os.path.join(ROOT, 'README.md'), encoding='utf-8') as readme:
+        text = readme.read()
+    rows = re.findall(r'^\| `([a-z_0-9]+)` \| [^|]+ \| ([^|]+) \|', text, re.M)
+    documented = dict(rows)
+    for spec in PARAMETERS:
+        assert spec.name in documented, f'README has no row for parameter {spec.name}'
+        if isinstance(spec.default, float):
+            assert documented[spec.name].strip() == repr(spec.default), spec.name
+    launch_rows = ' '.join(re.findall(r'^\| (`[a-z_0-9]+`(?:, `[a-z_0-9]+`)*) \|', text, re.M))
+    for name in ARGUMENT_NAMES:
+        if not name.startswith('base_'):  # base_x, base_y, base_yaw: in the parent_frame row
+            assert f'`{name}`' in launch_rows, f'README has no row for launch argument {name}'

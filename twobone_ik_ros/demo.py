@@ -159,7 +159,8 @@ def run(duration: float, pattern: str, rate: float, r1: float, r2: float,
     recorder.spin_for(2.0)  # let discovery settle before the first target
     source = _start('twobone_ik_ros.target_publisher',
                     ['-p', f'pattern:={pattern}', '-p', f'rate:={rate}', '-p', f'r1:={r1}',
-                     '-p', f'r2:={r2}', '-p', f'count:={int(duration * rate)}'])
+                     '-p', f'r2:={r2}', '-p', f'count:={int(duration * rate)}',
+                     '-p', 'min_subscribers:=2'])  # the node and this recorder
     print(f'twobone_ik demo: r1={r1} r2={r2} pattern={pattern} rate={rate:g} Hz '
           f'unreachable={unreachable} for {duration:g} s '
           f"(ROS_DOMAIN_ID={os.environ.get('ROS_DOMAIN_ID')})", flush=True)
@@ -180,8 +181,11 @@ def run(duration: float, pattern: str, rate: float, r1: float, r2: float,
         print('twobone_ik demo: the node answered no target', file=sys.stderr)
         return 1
     write_pictures(samples, r1, r2, gif, png)
-    print(f'twobone_ik demo: {len(samples)} targets, {answered} answered; '
-          f'node exit code {node_code}; wrote {gif} and {png}')
+    rejected = int(recorder.counts.get('rejected', 0))
+    unaccounted = len(samples) - answered - rejected
+    print(f'twobone_ik demo: {len(samples)} targets = {answered} answered + {rejected} rejected'
+          + (f' + {unaccounted} lost' if unaccounted else '')
+          + f'; node exit code {node_code}; wrote {gif} and {png}')
     return 0 if node_code == 0 else 1
 
 

@@ -400,19 +400,24 @@ def _apply_transform(transform: Any, x: float, y: float, z: float) -> Tuple[floa
 def main(args: Optional[List[str]] = None) -> None:
     """Run the node until SIGINT or shutdown; exit 2 on an invalid configuration."""
     rclpy.init(args=args)
+    node = None
+    code = 0
     try:
-        node = TwoBoneIKNode()
-    except (ValueError, rclpy.exceptions.ParameterException) as error:
-        rclpy.logging.get_logger(NODE_NAME).fatal(f'invalid parameters: {error}')
-        rclpy.try_shutdown()
-        sys.exit(2)
-    try:
-        rclpy.spin(node)
+        try:
+            node = TwoBoneIKNode()
+        except (ValueError, rclpy.exceptions.ParameterException) as error:
+            rclpy.logging.get_logger(NODE_NAME).fatal(f'invalid parameters: {error}')
+            code = 2
+        else:
+            rclpy.spin(node)
     except (KeyboardInterrupt, ExternalShutdownException):
-        pass
+        pass  # Ctrl-C, also while starting up, is a clean stop
     finally:
-        node.destroy_node()
+        if node is not None:
+            node.destroy_node()
         rclpy.try_shutdown()
+    if code:
+        sys.exit(code)
 
 
 if __name__ == '__main__':

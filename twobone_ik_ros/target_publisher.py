@@ -17,9 +17,11 @@ Demo target source: publishes a pattern of PointStamped targets at a set rate.
 
 Parameters: ``pattern`` (circle | figure_eight | random_walk | step), ``rate``
 (targets per second), ``r1`` and ``r2`` (to size the pattern to the arm),
-``frame_id``, ``seed`` (random_walk) and ``count`` (stop after that many;
-0 runs until shut down).  Publishes on ``target``, stamped with the time of
-sending, so a listener can measure latency through the IK node.
+``frame_id``, ``seed`` (random_walk), ``count`` (stop after that many;
+0 runs until shut down) and ``min_subscribers`` (send nothing until that many
+subscriptions are matched, so the first targets are not lost to discovery).
+Publishes on ``target``, stamped with the time of sending, so a listener can
+measure latency through the IK node.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ class TargetPublisher(Node):
         self._frame_id: str = self.declare_parameter('frame_id', 'base_link').value
         seed = int(self.declare_parameter('seed', 0).value)
         self._remaining = int(self.declare_parameter('count', 0).value) or -1
+        self._min_subscribers = int(self.declare_parameter('min_subscribers', 1).value)
         self._points = make_pattern(pattern, r1, r2, rate, seed)
         self._pub = self.create_publisher(PointStamped, 'target', 10)
         self._timer = self.create_timer(1.0 / rate, self._publish)
@@ -63,7 +66,7 @@ class TargetPublisher(Node):
         return self._remaining == 0
 
     def _publish(self) -> None:
-        if self.done:
+        if self.done or self._pub.get_subscription_count() < self._min_subscribers:
             return
         msg = PointStamped()
         msg.header.stamp = self.get_clock().now().to_msg()
