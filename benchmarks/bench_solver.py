@@ -48,7 +48,8 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from twobone_ik_ros.solver import _BATCH_BLOCK, new_batch_result, TwoBoneIK  # noqa: E402
+from twobone_ik_ros.ik_batch import BATCH_BLOCK  # noqa: E402
+from twobone_ik_ros.solver import new_batch_result, TwoBoneIK  # noqa: E402
 
 R1, R2 = 1.0, 0.7
 
@@ -86,7 +87,7 @@ def time_scalar(functions, points, rounds):
     return best
 
 
-def reads_writes_and_angles(points, result, block=_BATCH_BLOCK):
+def reads_writes_and_angles(points, result, block=BATCH_BLOCK):
     """Read the targets, write the result's six float columns, two arctan2: no arithmetic."""
     for start in range(0, len(points), block):
         rows = slice(start, start + block)

@@ -40,7 +40,7 @@ os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
 os.environ['ROS_DOMAIN_ID'] = _DOMAIN_ID
 os.environ.pop('ROS_STATIC_PEERS', None)
 os.environ['ROS_LOG_DIR'] = tempfile.mkdtemp(prefix='twobone_ik_test_log_')
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from helpers import ROOT  # noqa: E402, I100  (after the environment above)
 os.environ['PYTHONPATH'] = os.pathsep.join(
     [ROOT] + [p for p in os.environ.get('PYTHONPATH', '').split(os.pathsep) if p])
 NO_SKIP = os.environ.get('TWOBONE_NO_SKIP') == '1'

@@ -17,10 +17,11 @@
 Real processes on real DDS: start nodes and launch files, and talk to them.
 
 ``NodeProcess`` runs a module of this package as a node in a process of its
-own, ``LaunchProcess`` runs ``ros2 launch`` as a user types it (both with
-SIGINT restored, so a test can stop them as Ctrl-C would); ``Probe`` is an
-rclpy node in the test process that publishes targets, records what the IK
-node publishes, reads TF with real tf2 and calls parameter services.
+own, ``LaunchProcess`` runs ``ros2 launch`` as a user types it (both are
+``harness.RosProcess``: SIGINT restored, so a test can stop them as Ctrl-C
+would); ``Probe`` is an rclpy node in the test process that publishes
+targets, records what the IK node publishes, reads TF with real tf2 and calls
+parameter services.
 """
 
 import importlib.util
@@ -28,21 +29,16 @@ import itertools
 import math
 import os
 import shutil
-import signal
-import subprocess
-import sys
-import time
 
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
 import pytest
 from rcl_interfaces.msg import Parameter as ParameterMsg
 from rcl_interfaces.srv import GetParameters, SetParameters
-import rclpy
-from rclpy.executors import SingleThreadedExecutor
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from sensor_msgs.msg import JointState
+from twobone_ik_ros.harness import GraphClient, log_path, RosProcess
 from visualization_msgs.msg import MarkerArray
 
 ROS_TOOLS = ('launch', 'launch_ros', 'launch_pytest', 'ros2cli', 'tf2_ros')
@@ -67,65 +63,16 @@ def unique_name(prefix):
     return f'{prefix}_{os.getpid()}_{next(_unique)}'
 
 
-def _restore_sigint():
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+def NodeProcess(module, ros_args=(), args=(), script=''):  # noqa: N802  (a constructor)
+    """Start a package module (or a ``script``) as a node of its own; output to a log file."""
+    return RosProcess.python(module, ros_args, args, script,
+                             log_path=log_path(os.path.basename(script) or module))
 
 
-class _Process:
-    """A child process whose output goes to a file the test can read."""
-
-    def __init__(self, command, name, env=None):
-        self.log_path = os.path.join(os.environ.get('ROS_LOG_DIR', '/tmp'),
-                                     f'{name}-{time.monotonic_ns()}.out')
-        self._log = open(self.log_path, 'w+')
-        self.process = subprocess.Popen(command, stdout=self._log, stderr=subprocess.STDOUT,
-                                        preexec_fn=_restore_sigint, env=env)
-
-    def output(self):
-        """Everything the process printed so far."""
-        self._log.flush()
-        with open(self.log_path) as log:
-            return log.read()
-
-    def wait(self, timeout=30.0):
-        """Wait for the exit code."""
-        return self.process.wait(timeout=timeout)
-
-    def interrupt(self, timeout=30.0):
-        """Send SIGINT, as Ctrl-C does, and return the exit code."""
-        self.process.send_signal(signal.SIGINT)
-        return self.process.wait(timeout=timeout)
-
-    def stop(self):
-        """End the process whatever its state."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self._log.close()
-
-
-class NodeProcess(_Process):
-    """A package module (``python -m module``), or a ``script``, as a node of its own."""
-
-    def __init__(self, module, ros_args=(), args=(), script=None):
-        """Start it; ``ros_args`` go after ``--ros-args``."""
-        command = [sys.executable, *([script] if script else ['-m', module]), *args]
-        if ros_args:
-            command += ['--ros-args', *ros_args]
-        super().__init__(command, module)
-
-
-class LaunchProcess(_Process):
-    """``ros2 launch twobone_ik_ros <file> <arguments>``, as a user types it."""
-
-    def __init__(self, launch_file, *arguments, env=None):
-        """Start it (the package must be installed: use the ``ros_install`` fixture)."""
-        super().__init__(['ros2', 'launch', 'twobone_ik_ros', launch_file, *arguments],
-                         launch_file, env=env)
+def LaunchProcess(launch_file, *arguments, env=None):  # noqa: N802  (a constructor)
+    """Start ``ros2 launch twobone_ik_ros <file> <arguments>`` as a user types it."""
+    return RosProcess(['ros2', 'launch', 'twobone_ik_ros', launch_file, *arguments],
+                      log_path=log_path(launch_file), env=env)
 
 
 def processes_mentioning(text):
@@ -143,17 +90,13 @@ def processes_mentioning(text):
     return found
 
 
-class Probe:
+class Probe(GraphClient):
     """The test's side of the graph: targets out, everything the node says in."""
 
     def __init__(self, node_name='twobone_ik', namespace='', name='probe', tf=False,
                  target_topic='target', target_qos=1000):
         """Create the probe node in its own context (with a tf2 listener if ``tf``)."""
-        self.context = rclpy.Context()
-        rclpy.init(context=self.context)
-        self.node = rclpy.create_node(unique_name(name), context=self.context)
-        self.executor = SingleThreadedExecutor(context=self.context)
-        self.executor.add_node(self.node)
+        super().__init__(unique_name(name))
         self.namespace = namespace
         prefix = f'{namespace}/' if namespace else ''
         self.joint_states = []
@@ -182,21 +125,6 @@ class Probe:
         if any(status.name == f'{self.node_name.lstrip("/")}: targets'
                for status in msg.status):
             self.diagnostics.append(msg)
-
-    def spin_until(self, condition, timeout=10.0):
-        """Process callbacks until ``condition()`` holds; return whether it did."""
-        deadline = time.monotonic() + timeout
-        while not condition():
-            if time.monotonic() > deadline:
-                return False
-            self.executor.spin_once(timeout_sec=0.01)
-        return True
-
-    def spin_for(self, seconds):
-        """Process callbacks for a while (to catch messages that should not come)."""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            self.executor.spin_once(timeout_sec=0.01)
 
     def wait_for_node(self, timeout=30.0):
         """Wait until the node subscribes to our targets and its services answer."""
@@ -275,12 +203,6 @@ class Probe:
         future = client.call_async(request)
         assert self.spin_until(future.done, timeout), 'no answer from the parameter service'
         return future.result()
-
-    def close(self):
-        """Destroy the probe and its context."""
-        self.executor.shutdown()
-        self.node.destroy_node()
-        rclpy.shutdown(context=self.context)
 
 
 def all_finite(messages):

@@ -20,7 +20,7 @@ import math
 import pytest
 from twobone_ik_ros.diagnostics import (
     build_diagnostics, REJECT_REASONS, REJECTION_TEXT, TargetCounters)
-from twobone_ik_ros.markers import build_markers, MARKER_IDS, TARGET_COLOURS
+from twobone_ik_ros.markers import arm_markers, MARKER_IDS, TARGET_COLOURS, workspace_markers
 from twobone_ik_ros.parameters import (
     as_double, DEFAULTS, PARAMETERS, SPECS, validate, validate_change)
 from twobone_ik_ros.solver import (
@@ -68,8 +68,9 @@ def test_invalid_values_are_refused_with_their_name(name, value):
 
 
 def test_markers_draw_the_arm_where_forward_kinematics_puts_it():
-    array = build_markers('base_link', 1.0, 0.5, (0.3, -0.8), (1.2, 0.2), Status.CLAMPED)
-    markers = {(m.ns, m.id): m for m in array.markers}
+    drawn = (arm_markers('base_link', 1.0, 0.5, (0.3, -0.8), (1.2, 0.2), Status.CLAMPED)
+             + workspace_markers('base_link', 1.0, 0.5))
+    markers = {(m.ns, m.id): m for m in drawn}
     assert set(markers) == set(MARKER_IDS)
     elbow, tip = forward(1.0, 0.5, 0.3, -0.8)
     links = markers[('links', 0)].points
@@ -80,12 +81,12 @@ def test_markers_draw_the_arm_where_forward_kinematics_puts_it():
         pytest.approx(TARGET_COLOURS[Status.CLAMPED])
     outer = markers[('workspace', 0)].points
     assert max(math.hypot(p.x, p.y) for p in outer) == pytest.approx(1.5)
-    assert all(m.color.a > 0 and m.header.frame_id == 'base_link' for m in array.markers)
+    assert all(m.color.a > 0 and m.header.frame_id == 'base_link' for m in drawn)
 
 
 def test_no_target_yet_deletes_the_target_marker():
-    array = build_markers('base_link', 1.0, 0.5)
-    target = next(m for m in array.markers if m.ns == 'target')
+    drawn = arm_markers('base_link', 1.0, 0.5, (0.0, 0.0), None, Status.SOLVED)
+    target = next(m for m in drawn if m.ns == 'target')
     assert target.action == target.DELETE
 
 

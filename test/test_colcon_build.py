@@ -25,13 +25,13 @@ import os
 import subprocess
 import sys
 
+from helpers import ROOT
 import pytest
 
 from ros_harness import Probe
 
 pytestmark = [pytest.mark.build, pytest.mark.ros]
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGE = 'twobone_ik_ros'
 EXECUTABLES = ('twobone_ik_node', 'target_publisher', 'twobone_ik_demo')
 DATA_FILES = ('package.xml', 'launch/twobone_ik.launch.py', 'launch/twobone_ik.launch.xml',

@@ -23,9 +23,9 @@ source carries a copyright line and the Apache-2.0 notice.
 import os
 import re
 
+from helpers import ROOT
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE_FOLDERS = ('twobone_ik_ros', 'test', 'launch', 'benchmarks')
 COPYRIGHT = re.compile(r'^# Copyright \d{4}(-\d{4})? .+$', re.MULTILINE)
 LICENSE = 'Licensed under the Apache License, Version 2.0'

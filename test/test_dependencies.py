@@ -29,9 +29,9 @@ import os
 import sys
 import xml.etree.ElementTree as ElementTree
 
+from helpers import ROOT
 from twobone_ik_ros.launch_config import LAUNCH_ARGUMENTS, plan
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: Python module -> rosdep key (ROS packages are keyed by their own name)
 ROSDEP_KEYS = {
     'numpy': 'python3-numpy', 'yaml': 'python3-yaml', 'PIL': 'python3-pil',
@@ -43,7 +43,7 @@ ROS_MODULES = {
     'rclpy', 'builtin_interfaces', 'diagnostic_msgs', 'geometry_msgs', 'rcl_interfaces',
     'sensor_msgs', 'std_msgs', 'visualization_msgs', 'tf2_msgs', 'ament_index_python',
     'launch', 'launch_ros', 'launch_pytest', 'ament_copyright', 'ament_flake8', 'ament_pep257'}
-OWN_MODULES = {'twobone_ik_ros', 'arm_cases', 'ros_harness'}
+OWN_MODULES = {'twobone_ik_ros', 'helpers', 'ros_harness'}
 #: needed without an import: the XML launch file is read by launch_xml
 XML_FRONT_END = 'launch_xml'
 

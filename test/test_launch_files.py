@@ -26,6 +26,7 @@ import math
 import os
 import xml.etree.ElementTree as ElementTree
 
+from helpers import ROOT
 import pytest
 from twobone_ik_ros.launch_config import (
     ARGUMENT_NAMES, check_packages, LAUNCH_ARGUMENTS, LaunchError, NODE_ARGUMENTS, plan,
@@ -34,7 +35,6 @@ from twobone_ik_ros.parameters import DEFAULTS, PARAMETERS, SPECS, validate
 from twobone_ik_ros.urdf import arm_urdf
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_VALUES = {arg.name: arg.default for arg in LAUNCH_ARGUMENTS}
 
 

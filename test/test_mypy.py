@@ -16,9 +16,8 @@
 
 import os
 
+from helpers import ROOT
 import pytest
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @pytest.mark.linter

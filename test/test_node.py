@@ -26,8 +26,8 @@ import math
 import os
 import random
 
-from arm_cases import random_reachable
 from diagnostic_msgs.msg import DiagnosticStatus
+from helpers import random_reachable, ROOT
 import pytest
 from rclpy.parameter import Parameter
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
@@ -39,7 +39,6 @@ from twobone_ik_ros.urdf import arm_urdf
 
 pytestmark = pytest.mark.ros
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PARAMS_FILE = os.path.join(ROOT, 'config', 'twobone_ik.yaml')
 STAND_IN_RSP = os.path.join(ROOT, 'test', 'stand_ins', 'robot_state_publisher.py')
 R1, R2 = 2, 1  # integers on purpose: they must be accepted as doubles

@@ -17,9 +17,9 @@
 import os
 
 from ament_pep257.main import main
+from helpers import ROOT
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # named, not '.', so that the checkout's .venv is not linted
 LINTED = ('setup.py', 'twobone_ik_ros', 'test', 'launch', 'benchmarks')
 

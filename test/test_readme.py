@@ -17,7 +17,7 @@
 import os
 import re
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from helpers import ROOT
 
 
 def test_readme_solver_example_runs(capsys):

@@ -16,12 +16,12 @@
 
 import math
 
-from arm_cases import reachable_target
+from helpers import assert_batch_rows_match_scalar, reachable_target
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 import numpy as np
-import pytest
 
+from twobone_ik_ros.ik_scalar import joint_distance
 from twobone_ik_ros.solver import Branch, forward, Reason, Status, TwoBoneIK
 
 lengths = st.floats(min_value=1e-3, max_value=1e3)
@@ -69,11 +69,6 @@ def test_branch_matches_preference(r1, r2, fraction, phi):
     assert x * down.elbow[1] - y * down.elbow[0] <= slack
 
 
-def wrapped_distance(a, b):
-    return max(abs(math.remainder(a[0] - b[0], 2 * math.pi)),
-               abs(math.remainder(a[1] - b[1], 2 * math.pi)))
-
-
 @settings(max_examples=300, deadline=None)
 @given(lengths, lengths, unit, angle, angle, angle)
 def test_closest_picks_the_branch_nearest_the_previous_angles(r1, r2, fraction, phi, p1, p2):
@@ -82,9 +77,9 @@ def test_closest_picks_the_branch_nearest_the_previous_angles(r1, r2, fraction, 
     up = TwoBoneIK(r1, r2, elbow='up').solve(x, y)
     down = TwoBoneIK(r1, r2, elbow='down').solve(x, y)
     chosen = (result.theta1, result.theta2)
-    best = min(wrapped_distance((up.theta1, up.theta2), (p1, p2)),
-               wrapped_distance((down.theta1, down.theta2), (p1, p2)))
-    assert wrapped_distance(chosen, (p1, p2)) <= best + 1e-12
+    best = min(joint_distance(up.theta1, up.theta2, p1, p2),
+               joint_distance(down.theta1, down.theta2, p1, p2))
+    assert joint_distance(*chosen, p1, p2) <= best + 1e-12
 
 
 def test_closest_without_previous_is_up():
@@ -143,20 +138,7 @@ def test_batch_agrees_with_scalar(r1, r2, points, elbow, policy):
                    shoulder_limits=(-2.5, 2.5), elbow_limits=(-3.0, 3.0))
     previous = (0.3, -0.4)
     batch = ik.solve_batch(np.array(points), previous=previous)
-    for i, (x, y) in enumerate(points):
-        one = ik.solve(x, y, previous)
-        assert batch.status[i] == one.status and batch.reason[i] == one.reason
-        assert batch.branch[i] == one.branch
-        assert batch.branch_switched[i] == one.branch_switched
-        if one.status is Status.REJECTED:
-            assert batch.theta1[i] == 0.0 and batch.theta2[i] == 0.0
-            continue
-        assert batch.theta1[i] == pytest.approx(one.theta1, abs=1e-12)
-        assert batch.theta2[i] == pytest.approx(one.theta2, abs=1e-12)
-        # the same IEEE operations in the same order give the same bits; only
-        # numpy's arctan2 and libm's atan2 may differ in the last place
-        assert tuple(batch.elbow[i]) == one.elbow
-        assert tuple(batch.reached[i]) == one.reached
+    assert_batch_rows_match_scalar(ik, points, batch, previous)
 
 
 @settings(max_examples=300, deadline=None)

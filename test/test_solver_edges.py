@@ -16,6 +16,7 @@
 
 import math
 
+from helpers import assert_batch_rows_match_scalar
 import numpy as np
 import pytest
 
@@ -160,14 +161,7 @@ def test_batch_edge_cases_match_scalar_and_hold_no_nan():
     ik = TwoBoneIK(1.0, 0.5)
     points = np.array([(0.0, 0.0), (1e300, 1e300), (NAN, 1.0), (INF, 0.0), (-1.5, -0.0),
                        (1e-300, 0.0), (1.2, 0.3)])
-    batch = ik.solve_batch(points)
-    for array in batch[:4]:
-        assert np.isfinite(array).all()
-    for i, (x, y) in enumerate(points):
-        one = ik.solve(x, y)
-        assert batch.status[i] == one.status and batch.reason[i] == one.reason
-        if one.theta1 is not None:
-            assert batch.theta1[i] == pytest.approx(one.theta1, abs=1e-12)
+    assert_batch_rows_match_scalar(ik, points, ik.solve_batch(points))
 
 
 def test_batch_rejects_wrong_shape():
@@ -178,22 +172,6 @@ def test_batch_rejects_wrong_shape():
 def test_batch_of_zero_targets_is_empty():
     batch = TwoBoneIK(1.0, 1.0).solve_batch(np.zeros((0, 2)))
     assert batch.theta1.shape == (0,) and batch.elbow.shape == (0, 2)
-
-
-def assert_batch_rows_match_scalar(ik, points, batch):
-    singles = [ik.solve(x, y) for x, y in points.tolist()]
-    for field in ('status', 'reason', 'branch', 'branch_switched'):
-        np.testing.assert_array_equal(getattr(batch, field),
-                                      [getattr(one, field) for one in singles], field)
-    rejected = batch.status == Status.REJECTED
-    for field in ('theta1', 'theta2', 'elbow', 'reached'):
-        got = getattr(batch, field)
-        assert not got[rejected].any(), field
-        want = [getattr(one, field) for one in singles if one.status is not Status.REJECTED]
-        if field.startswith('theta'):  # numpy's arctan2 and libm's may differ in the last bit
-            np.testing.assert_allclose(got[~rejected], want, rtol=0, atol=1e-12, err_msg=field)
-        else:  # the same IEEE operations in the same order: the same bits
-            np.testing.assert_array_equal(got[~rejected], want, err_msg=field)
 
 
 def mixed_targets(n, seed, reachable_rows=0):

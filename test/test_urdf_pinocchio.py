@@ -28,7 +28,7 @@ are what the parameters say.
 import math
 import random
 
-from arm_cases import random_reachable
+from helpers import random_reachable
 import numpy as np
 import pytest
 from ros_harness import NodeProcess, Probe, unique_name

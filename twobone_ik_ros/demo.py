@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
-import subprocess
 import sys
 import time
 from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from twobone_ik_ros.harness import GraphClient, percentile, RosProcess
 
 Stamp = Tuple[int, int]
 
@@ -41,28 +41,16 @@ def _stamp(msg: Any) -> Stamp:
     return (msg.header.stamp.sec, msg.header.stamp.nanosec)
 
 
-def _percentile(values: Sequence[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
-
-
-class Recorder:
+class Recorder(GraphClient):
     """An rclpy node recording targets and the IK node's answers by stamp."""
 
     def __init__(self) -> None:
         """Subscribe to the demo's topics in a context of its own."""
         from diagnostic_msgs.msg import DiagnosticArray
         from geometry_msgs.msg import PointStamped
-        import rclpy
-        from rclpy.executors import SingleThreadedExecutor
         from sensor_msgs.msg import JointState
 
-        self._rclpy = rclpy
-        self.context = rclpy.Context()
-        rclpy.init(context=self.context)
-        self.node = rclpy.create_node('twobone_ik_demo_recorder', context=self.context)
-        self.executor = SingleThreadedExecutor(context=self.context)
-        self.executor.add_node(self.node)
+        super().__init__('twobone_ik_demo_recorder')
         self.targets: Dict[Stamp, Tuple[float, float]] = {}
         self.order: List[Stamp] = []
         self.angles: Dict[Stamp, Tuple[float, float]] = {}
@@ -93,12 +81,6 @@ class Recorder:
             if status.name.endswith(': targets'):
                 self.counts = {kv.key: kv.value for kv in status.values}
 
-    def spin_for(self, seconds: float) -> None:
-        """Process callbacks for ``seconds``."""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            self.executor.spin_once(timeout_sec=0.02)
-
     def samples(self) -> List[Any]:
         """Every target in arrival order, with the answer published for it."""
         from twobone_ik_ros.render import Sample
@@ -119,31 +101,8 @@ class Recorder:
         return (f't={elapsed:5.1f} s  targets={len(self.order):5d}  '
                 f"solved={c.get('solved', '-'):>5}  clamped={c.get('clamped', '-'):>5}  "
                 f"rejected={c.get('rejected', '-'):>5}  latency p50="
-                f'{_percentile(self.latencies, 0.5):.2f} ms '
-                f'p99={_percentile(self.latencies, 0.99):.2f} ms')
-
-    def close(self) -> None:
-        """Destroy the node and its context."""
-        self.executor.shutdown()
-        self.node.destroy_node()
-        self._rclpy.shutdown(context=self.context)
-
-
-def _start(module: str, ros_args: Sequence[str]) -> 'subprocess.Popen[bytes]':
-    return subprocess.Popen(
-        [sys.executable, '-m', module, '--ros-args', *ros_args],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-
-
-def _stop(process: 'subprocess.Popen[bytes]') -> int:
-    if process.poll() is None:
-        process.send_signal(signal.SIGINT)
-        try:
-            return process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-    return process.wait()
+                f'{percentile(self.latencies, 0.5):.2f} ms '
+                f'p99={percentile(self.latencies, 0.99):.2f} ms')
 
 
 def run(duration: float, pattern: str, rate: float, r1: float, r2: float,
@@ -152,15 +111,15 @@ def run(duration: float, pattern: str, rate: float, r1: float, r2: float,
     from twobone_ik_ros.render import write_pictures
 
     os.makedirs(out_dir, exist_ok=True)
-    node = _start('twobone_ik_ros.node', ['-p', f'r1:={r1}', '-p', f'r2:={r2}',
-                                          '-p', f'unreachable:={unreachable}',
-                                          '-p', 'elbow:=closest'])
+    node = RosProcess.python('twobone_ik_ros.node', [
+        '-p', f'r1:={r1}', '-p', f'r2:={r2}', '-p', f'unreachable:={unreachable}',
+        '-p', 'elbow:=closest'])
     recorder = Recorder()
     recorder.spin_for(2.0)  # let discovery settle before the first target
-    source = _start('twobone_ik_ros.target_publisher',
-                    ['-p', f'pattern:={pattern}', '-p', f'rate:={rate}', '-p', f'r1:={r1}',
-                     '-p', f'r2:={r2}', '-p', f'count:={int(duration * rate)}',
-                     '-p', 'min_subscribers:=2'])  # the node and this recorder
+    source = RosProcess.python('twobone_ik_ros.target_publisher', [
+        '-p', f'pattern:={pattern}', '-p', f'rate:={rate}', '-p', f'r1:={r1}', '-p', f'r2:={r2}',
+        '-p', f'count:={int(duration * rate)}',
+        '-p', 'min_subscribers:=2'])  # the node and this recorder
     print(f'twobone_ik demo: r1={r1} r2={r2} pattern={pattern} rate={rate:g} Hz '
           f'unreachable={unreachable} for {duration:g} s '
           f"(ROS_DOMAIN_ID={os.environ.get('ROS_DOMAIN_ID')})", flush=True)
@@ -170,8 +129,8 @@ def run(duration: float, pattern: str, rate: float, r1: float, r2: float,
             recorder.spin_for(1.0)
             print(recorder.summary(time.monotonic() - start), flush=True)
     finally:
-        _stop(source)
-        node_code = _stop(node)
+        source.stop()
+        node_code = node.stop()
         samples = recorder.samples()
         recorder.close()
     gif = os.path.join(out_dir, 'demo.gif')

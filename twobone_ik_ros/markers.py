@@ -28,7 +28,7 @@ from typing import Dict, Iterable, List, Optional, Tuple
 from geometry_msgs.msg import Point
 from std_msgs.msg import ColorRGBA
 from twobone_ik_ros.solver import forward, Status
-from visualization_msgs.msg import Marker, MarkerArray
+from visualization_msgs.msg import Marker
 
 NS_LINKS = 'links'
 NS_JOINTS = 'joints'
@@ -49,24 +49,16 @@ TARGET_COLOURS: Dict[Status, Tuple[float, float, float, float]] = {
 }
 
 
-def build_markers(frame_id: str, r1: float, r2: float,
-                  angles: Tuple[float, float] = (0.0, 0.0),
-                  target: Optional[Tuple[float, float]] = None,
-                  target_status: Status = Status.SOLVED) -> MarkerArray:
+def arm_markers(frame_id: str, r1: float, r2: float, angles: Tuple[float, float],
+                target: Optional[Tuple[float, float]], target_status: Status) -> List[Marker]:
     """
-    Draw the arm at ``angles``, the target (if any) and the workspace circles.
+    Draw the arm at ``angles`` and the target (if any): the markers that move.
 
     Everything is in ``frame_id`` at z = 0, stamped zero so that RViz uses the
     latest transform.  The target's colour tells what the solver did with
-    it: green solved, orange clamped, red rejected.
+    it: green solved, orange clamped, red rejected.  The node sends these
+    with ``workspace_markers`` (built once per configuration) in one array.
     """
-    return MarkerArray(markers=arm_markers(frame_id, r1, r2, angles, target, target_status)
-                       + workspace_markers(frame_id, r1, r2))
-
-
-def arm_markers(frame_id: str, r1: float, r2: float, angles: Tuple[float, float],
-                target: Optional[Tuple[float, float]], target_status: Status) -> List[Marker]:
-    """Build the markers that move with every target: links, joints, target."""
     size = r1 + r2
     elbow, tip = forward(r1, r2, angles[0], angles[1])
     arm_points = ((0.0, 0.0), elbow, tip)

@@ -1,0 +1,142 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+Running ROS processes and listening to them: shared by the demo, the benchmarks and the tests.
+
+``RosProcess`` starts an executable (a module of this package, a script,
+``ros2 launch``) in a process of its own with SIGINT restored, so it stops on
+Ctrl-C as it would in a terminal, even when this process was started with
+SIGINT ignored (a non-interactive shell's ``cmd &``).  ``GraphClient`` is an
+rclpy node in a context of its own that the caller spins explicitly.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from typing import Any, Callable, Dict, IO, List, Optional, Sequence
+
+
+def _restore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+class RosProcess:
+    """A child process, its output in a file (or discarded), stopped as Ctrl-C would."""
+
+    def __init__(self, command: Sequence[str], log_path: Optional[str] = None,
+                 env: Optional[Dict[str, str]] = None) -> None:
+        """Start ``command``; its output goes to ``log_path`` (None: discarded)."""
+        self.log_path = log_path
+        self._log: Optional[IO[str]] = open(log_path, 'w+') if log_path else None
+        sink: Any = self._log if self._log is not None else subprocess.DEVNULL
+        self.process = subprocess.Popen(list(command), stdout=sink, stderr=subprocess.STDOUT,
+                                        preexec_fn=_restore_sigint, env=env)
+
+    @classmethod
+    def python(cls, module: str = '', ros_args: Sequence[str] = (), args: Sequence[str] = (),
+               script: str = '', **kwargs: Any) -> 'RosProcess':
+        """Run ``python -m module`` (or ``python script``) with ``--ros-args ros_args``."""
+        command = [sys.executable, *([script] if script else ['-m', module]), *args]
+        if ros_args:
+            command += ['--ros-args', *ros_args]
+        return cls(command, **kwargs)
+
+    @property
+    def pid(self) -> int:
+        """The process id."""
+        return self.process.pid
+
+    def output(self) -> str:
+        """Everything the process printed so far ('' when discarded)."""
+        if self._log is None or self.log_path is None:
+            return ''
+        self._log.flush()
+        with open(self.log_path) as log:
+            return log.read()
+
+    def wait(self, timeout: float = 30.0) -> int:
+        """Wait for the exit code."""
+        return self.process.wait(timeout=timeout)
+
+    def interrupt(self, timeout: float = 30.0) -> int:
+        """Send SIGINT, as Ctrl-C does, and return the exit code."""
+        self.process.send_signal(signal.SIGINT)
+        return self.process.wait(timeout=timeout)
+
+    def stop(self, timeout: float = 15.0) -> int:
+        """End the process whatever its state (SIGINT, then SIGKILL); return the exit code."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        code = self.process.wait()
+        if self._log is not None:
+            self._log.close()
+        return code
+
+
+class GraphClient:
+    """An rclpy node in a context of its own, spun by its caller (not by a thread)."""
+
+    def __init__(self, name: str) -> None:
+        """Create the node; the caller adds subscriptions to ``self.node``."""
+        import rclpy
+        from rclpy.executors import SingleThreadedExecutor
+
+        self._rclpy = rclpy
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context)
+        self.node = rclpy.create_node(name, context=self.context)
+        self.executor = SingleThreadedExecutor(context=self.context)
+        self.executor.add_node(self.node)
+
+    def spin_until(self, condition: Callable[[], Any], timeout: float = 10.0) -> bool:
+        """Process callbacks until ``condition()`` holds; return whether it did."""
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                return False
+            self.executor.spin_once(timeout_sec=0.01)
+        return True
+
+    def spin_for(self, seconds: float) -> None:
+        """Process callbacks for a while."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            self.executor.spin_once(timeout_sec=0.01)
+
+    def close(self) -> None:
+        """Destroy the node and its context."""
+        self.executor.shutdown()
+        self.node.destroy_node()
+        self._rclpy.shutdown(context=self.context)
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """Return the nearest-rank value at ``fraction`` (0.0 for no values)."""
+    ordered: List[float] = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
+
+
+def log_path(name: str) -> str:
+    """Return a fresh file name for a process's output, under ROS_LOG_DIR (or /tmp)."""
+    return os.path.join(os.environ.get('ROS_LOG_DIR', '/tmp'), f'{name}-{time.monotonic_ns()}.out')

@@ -1,0 +1,284 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The solver's vocabulary: enums, result types, the arm and its limits.
+
+Pure Python and numpy types, no arithmetic of the solver: ``solver.py``
+documents the method, ``ik_scalar`` and ``ik_batch`` implement it for one
+target and for arrays of targets, and both build their results from here.
+``SolverConstants`` is one configuration, validated and precomputed once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+import math
+from typing import Callable, Dict, NamedTuple, Optional, Tuple, Type, TypeVar, Union
+
+import numpy as np
+import numpy.typing as npt
+
+#: Link lengths outside this range are refused: inside it every intermediate
+#: product (up to the fourth power of a length) stays a normal double.
+LINK_LENGTH_RANGE = (1e-50, 1e50)
+
+# Below this squared distance the target is treated as the shoulder itself for
+# an arm with r1 == r2 (the only arm that can reach it); chosen so that the
+# squared length of any accepted arm times it stays far from underflow.
+H_TINY = 2.0 ** -600
+TINY_RADIUS = 2.0 ** -300  # sqrt(H_TINY)
+_PI = math.pi
+_TWO_PI = 2.0 * math.pi
+
+FloatArray = npt.NDArray[np.float64]
+_E = TypeVar('_E', bound=Enum)
+
+
+class Status(IntEnum):
+    """What the solver did with a target."""
+
+    SOLVED = 0
+    CLAMPED = 1
+    REJECTED = 2
+
+
+class Reason(IntEnum):
+    """Why a target was clamped or rejected (``NONE`` when it was solved)."""
+
+    NONE = 0
+    TOO_FAR = 1
+    TOO_CLOSE = 2
+    NON_FINITE = 3
+    JOINT_LIMITS = 4
+
+    @property
+    def label(self) -> str:
+        """Lower-case name used in logs, diagnostics and documentation."""
+        return self.name.lower()
+
+
+class Branch(IntEnum):
+    """Which of the two elbow positions a result uses."""
+
+    NONE = 0
+    UP = 1
+    DOWN = -1
+
+
+class ElbowPreference(str, Enum):
+    """Which branch to prefer; ``CLOSEST`` follows the previous solution."""
+
+    UP = 'up'
+    DOWN = 'down'
+    CLOSEST = 'closest'
+
+
+class UnreachablePolicy(str, Enum):
+    """What to do with a target outside the annulus the arm can reach."""
+
+    CLAMP = 'clamp'
+    REJECT = 'reject'
+
+
+def wrap_angle(angle: float) -> float:
+    """Wrap an angle to (-pi, pi], the interval every output angle lies in."""
+    wrapped = math.remainder(angle, _TWO_PI)
+    return _PI if wrapped == -_PI else wrapped
+
+
+def forward(r1: float, r2: float, theta1: float,
+            theta2: float) -> Tuple[Tuple[float, float], Tuple[float, float]]:
+    """Return ``(elbow, tip)`` for the given joint angles (the FK above)."""
+    elbow = (r1 * math.cos(theta1), r1 * math.sin(theta1))
+    phi = theta1 + theta2
+    return elbow, (elbow[0] + r2 * math.cos(phi), elbow[1] + r2 * math.sin(phi))
+
+
+def _check_length(name: str, value: float) -> float:
+    low, high = LINK_LENGTH_RANGE
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f'{name} must be a number of metres, got {value!r}')
+    value = float(value)
+    if not math.isfinite(value) or value <= 0.0:
+        raise ValueError(f'{name} must be a finite length > 0 m, got {value!r}')
+    if not low <= value <= high:
+        raise ValueError(f'{name} must lie in [{low:g}, {high:g}] m, got {value!r}')
+    return value
+
+
+@dataclass(frozen=True)
+class ArmGeometry:
+    """The two link lengths, validated once so that solving never has to."""
+
+    r1: float
+    r2: float
+
+    def __post_init__(self) -> None:
+        """Refuse lengths the solver cannot honour, naming the value."""
+        object.__setattr__(self, 'r1', _check_length('r1', self.r1))
+        object.__setattr__(self, 'r2', _check_length('r2', self.r2))
+
+    @property
+    def outer_radius(self) -> float:
+        """Reach with the arm stretched: r1 + r2."""
+        return self.r1 + self.r2
+
+    @property
+    def inner_radius(self) -> float:
+        """Reach with the arm folded: |r1 - r2| (0 when the links are equal)."""
+        return abs(self.r1 - self.r2)
+
+
+@dataclass(frozen=True)
+class JointLimits:
+    """Closed interval ``[lower, upper]`` of one joint, inside [-pi, pi]."""
+
+    lower: float = -_PI
+    upper: float = _PI
+
+    def __post_init__(self) -> None:
+        """Refuse limits that are not an ordered sub-interval of [-pi, pi]."""
+        lower, upper = float(self.lower), float(self.upper)
+        if not (math.isfinite(lower) and math.isfinite(upper)):
+            raise ValueError(f'joint limits must be finite, got [{lower!r}, {upper!r}]')
+        if lower > upper:
+            raise ValueError(f'joint limits need lower <= upper, got [{lower!r}, {upper!r}]')
+        # Angles are reported in (-pi, pi]; a limit beyond +-pi would admit an
+        # angle only as its 2*pi alias, which the conventions never produce.
+        if lower < -_PI or upper > _PI:
+            raise ValueError(
+                f'joint limits must lie within [-pi, pi] rad, got [{lower!r}, {upper!r}]')
+        object.__setattr__(self, 'lower', lower)
+        object.__setattr__(self, 'upper', upper)
+
+    @property
+    def is_full_circle(self) -> bool:
+        """Tell whether the interval admits every angle the solver can produce."""
+        return self.lower <= -_PI and self.upper >= _PI
+
+
+class IKResult(NamedTuple):
+    """
+    One solved (or refused) target.
+
+    ``theta1``, ``theta2``, ``elbow`` and ``reached`` are None exactly when the
+    status is ``REJECTED``: a refused target has no angles rather than
+    made-up ones.  ``reached`` is where the tip goes: the target itself when
+    solved, the nearest reachable point when clamped.
+    """
+
+    theta1: Optional[float]
+    theta2: Optional[float]
+    elbow: Optional[Tuple[float, float]]
+    reached: Optional[Tuple[float, float]]
+    status: Status
+    reason: Reason
+    branch: Branch
+    branch_switched: bool = False
+
+
+SolveFunction = Callable[[float, float, Optional[Tuple[float, float]]], IKResult]
+
+
+class BatchResult(NamedTuple):
+    """
+    Results for N targets as arrays; row i describes target i.
+
+    Rejected rows hold 0.0 in every float array (never NaN) and ``Branch.NONE``;
+    read ``status`` before using a row.  ``status``, ``reason`` and ``branch``
+    hold the integer values of the enums of the same names.  ``elbow`` and
+    ``reached`` have shape (N, 2) and are column-major when the solver
+    allocates them (see ``new_batch_result``).
+    """
+
+    theta1: FloatArray
+    theta2: FloatArray
+    elbow: FloatArray
+    reached: FloatArray
+    status: npt.NDArray[np.int8]
+    reason: npt.NDArray[np.int8]
+    branch: npt.NDArray[np.int8]
+    branch_switched: npt.NDArray[np.bool_]
+
+
+def _rejected(reason: Reason) -> IKResult:
+    return IKResult(None, None, None, None, Status.REJECTED, reason, Branch.NONE, False)
+
+
+REJECTED: Dict[Reason, IKResult] = {
+    reason: _rejected(reason) for reason in Reason if reason is not Reason.NONE}
+#: builds an IKResult without NamedTuple's argument handling (the hot path's)
+new_result = tuple.__new__
+
+
+@dataclass(frozen=True)
+class SolverConstants:
+    """One validated configuration and the constants its arithmetic needs."""
+
+    arm: ArmGeometry
+    elbow: ElbowPreference
+    unreachable: UnreachablePolicy
+    shoulder_limits: JointLimits
+    elbow_limits: JointLimits
+    limited: bool  # a limit excludes some angle the solver can produce
+    clamp: bool    # unreachable targets are clamped (else rejected)
+    l2: float      # L^2 = (r1 + r2)^2
+    d2: float      # D^2 = (r1 - r2)^2
+    k: float       # r1^2 - r2^2, so w = h + k
+    r: float       # r1^2 + r2^2, so h - r is the cosine term of theta2
+    h_min: float   # the smallest h solved directly
+    sign: float    # +1.0 for the up branch, -1.0 for down
+
+    @classmethod
+    def build(cls, r1: float, r2: float, elbow: Union[ElbowPreference, str],
+              unreachable: Union[UnreachablePolicy, str],
+              shoulder_limits: Optional[Tuple[float, float]],
+              elbow_limits: Optional[Tuple[float, float]]) -> 'SolverConstants':
+        """Validate every value (ValueError naming it) and precompute."""
+        arm = ArmGeometry(r1, r2)
+        preference = enum_value(ElbowPreference, elbow, 'elbow')
+        policy = enum_value(UnreachablePolicy, unreachable, 'unreachable')
+        shoulder = joint_limits('shoulder_limits', shoulder_limits)
+        elbow_range = joint_limits('elbow_limits', elbow_limits)
+        r1, r2 = arm.r1, arm.r2
+        d2 = (r1 - r2) * (r1 - r2)
+        return cls(arm=arm, elbow=preference, unreachable=policy, shoulder_limits=shoulder,
+                   elbow_limits=elbow_range,
+                   limited=not (shoulder.is_full_circle and elbow_range.is_full_circle),
+                   clamp=policy is UnreachablePolicy.CLAMP, l2=(r1 + r2) * (r1 + r2), d2=d2,
+                   k=(r1 - r2) * (r1 + r2), r=r1 * r1 + r2 * r2, h_min=max(d2, H_TINY),
+                   sign=-1.0 if preference is ElbowPreference.DOWN else 1.0)
+
+
+def enum_value(kind: Type[_E], value: object, name: str) -> _E:
+    try:
+        return kind(value)
+    except ValueError:
+        choices = ', '.join(repr(member.value) for member in kind)
+        raise ValueError(f'{name} must be one of {choices}, got {value!r}') from None
+
+
+def joint_limits(name: str, value: Optional[Tuple[float, float]]) -> JointLimits:
+    if value is None:
+        return JointLimits()
+    try:
+        lower, upper = value
+    except (TypeError, ValueError):
+        raise ValueError(f'{name} must be two numbers [min, max], got {value!r}') from None
+    try:
+        return JointLimits(float(lower), float(upper))
+    except (TypeError, ValueError) as error:
+        raise ValueError(f'{name}: {error}') from None
