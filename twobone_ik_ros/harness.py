@@ -60,11 +60,11 @@ class RosProcess:
 
     @property
     def pid(self) -> int:
-        """The process id."""
+        """Return the process id."""
         return self.process.pid
 
     def output(self) -> str:
-        """Everything the process printed so far ('' when discarded)."""
+        """Return everything the process printed so far ('' when discarded)."""
         if self._log is None or self.log_path is None:
             return ''
         self._log.flush()

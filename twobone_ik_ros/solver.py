@@ -167,7 +167,7 @@ class TwoBoneIK:
 
     @property
     def arm(self) -> ArmGeometry:
-        """The two link lengths."""
+        """Return the two link lengths."""
         return self.constants.arm
 
     @property
@@ -182,20 +182,20 @@ class TwoBoneIK:
 
     @property
     def elbow(self) -> ElbowPreference:
-        """The branch preference."""
+        """Return the branch preference."""
         return self.constants.elbow
 
     @property
     def unreachable(self) -> UnreachablePolicy:
-        """What happens to targets out of reach."""
+        """Return what happens to targets out of reach."""
         return self.constants.unreachable
 
     @property
     def shoulder_limits(self) -> JointLimits:
-        """Allowed interval of theta1."""
+        """Return the allowed interval of theta1."""
         return self.constants.shoulder_limits
 
     @property
     def elbow_limits(self) -> JointLimits:
-        """Allowed interval of theta2."""
+        """Return the allowed interval of theta2."""
         return self.constants.elbow_limits
