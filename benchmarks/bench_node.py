@@ -14,35 +14,35 @@
 # limitations under the License.
 
 """
-End-to-end latency target -> joint_states of the IK node, beside a bare relay.
+End-to-end latency, loss and CPU of the IK node, beside a bare relay.
 
 Both run as processes of their own: the IK node, and a relay that turns each
 PointStamped into a JointState with the same stamp and nothing else (the floor
-for any rclpy node with these message types and the same QoS, depth 10).
-This process publishes stamped targets at a fixed rate and records when each
-answer arrives; rounds of relay and node alternate so that machine noise hits
-both alike.  Reported: p50 and p99 latency, targets lost, and CPU time of the
-serving process per target it received.  Rates: 1 kHz, then the highest rate
-of a ladder at which the relay still loses under 1 %.  The last line is for
-scripts:
+for any rclpy node with these message types, the same QoS, depth 10, and the
+same executor).  This process publishes stamped targets at a fixed rate and
+records when each answer arrives; rounds of relay and node alternate so that
+machine noise hits both alike.  Reported per system and rate: p50 and p99
+latency, targets lost (sent and never answered), and CPU time of the serving
+process per target it answered.  Then, for each system, the highest rate of a
+ladder at which it still loses under 1 %.  The last line is for scripts:
 
-    p50_ratio=<node / relay at 1 kHz> lost_node=<n> lost_relay=<n>
+    p50_ratio=<node/relay at 1 kHz> cpu_ratio=<node/relay CPU per target>
+    lost_node=<n> lost_relay=<n>      (on one line)
 
-Run (with ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST and a ROS_DOMAIN_ID of its
-own, as scripts/env.sh sets): python benchmarks/bench_node.py [--targets 2000]
+Run (scripts/env.sh sets ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST and a
+ROS_DOMAIN_ID of its own): python benchmarks/bench_node.py [--targets 2000]
 """
 
 import argparse
 import os
-import signal
-import subprocess
 import sys
 import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-LADDER = (1500, 2000, 3000, 5000, 8000)
+LADDER = (1000, 1500, 2000, 3000, 5000)
+SYSTEMS = ('relay', 'node')
 
 
 def relay_main():
@@ -55,11 +55,11 @@ def relay_main():
     rclpy.init(args=sys.argv)
     node = rclpy.create_node('relay')
     pub = node.create_publisher(JointState, 'joint_states', 10)
+    out = JointState()
+    out.name = ['shoulder_joint', 'elbow_joint']
 
     def relay(msg):
-        out = JointState()
         out.header.stamp = msg.header.stamp
-        out.name = ['shoulder_joint', 'elbow_joint']
         out.position = [msg.point.x, msg.point.y]
         pub.publish(out)
 
@@ -74,52 +74,40 @@ def relay_main():
 
 
 def cpu_seconds(pid):
-    """User + system CPU time of a process so far, from /proc."""
+    """Return the user + system CPU time of a process so far, from /proc."""
     with open(f'/proc/{pid}/stat') as stat:
         fields = stat.read().rsplit(')', 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
-class Server:
-    """The relay or the IK node, in its own process and namespace."""
+def start_server(kind):
+    """Start the relay or the IK node in its own process and namespace."""
+    from twobone_ik_ros.harness import RosProcess
 
-    def __init__(self, kind):
-        """Start it; ``kind`` is 'relay' or 'node'."""
-        self.kind = kind
-        self.namespace = f'/bench_{kind}'
-        command = [sys.executable] + (
-            [os.path.abspath(__file__), '--serve-relay'] if kind == 'relay'
-            else ['-m', 'twobone_ik_ros.node'])
-        command += ['--ros-args', '-r', f'__ns:={self.namespace}']
-        if kind == 'node':
-            command += ['-p', 'r1:=1.0', '-p', 'r2:=0.7']
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-
-    def stop(self):
-        """Stop with SIGINT, as Ctrl-C would."""
-        self.process.send_signal(signal.SIGINT)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+    ros_args = ['-r', f'__ns:=/bench_{kind}']
+    if kind == 'relay':
+        return RosProcess.python(script=os.path.abspath(__file__), args=['--serve-relay'],
+                                 ros_args=ros_args)
+    return RosProcess.python('twobone_ik_ros.node',
+                             ros_args=ros_args + ['-p', 'r1:=1.0', '-p', 'r2:=0.7'])
 
 
 class Client:
     """Publishes stamped targets to one server and times its answers."""
 
-    def __init__(self, node, namespace):
-        """Create the publisher and the subscription for ``namespace``."""
+    def __init__(self, node, kind):
+        """Create the publisher and the subscription for the server ``kind``."""
         from geometry_msgs.msg import PointStamped
         from sensor_msgs.msg import JointState
 
         self.node = node
-        self.msg_type = PointStamped
+        self.msg = PointStamped()
+        self.msg.header.frame_id = 'base_link'
         self.arrivals = {}
         self.lock = threading.Lock()
-        self.pub = node.create_publisher(PointStamped, f'{namespace}/target', 10)
-        node.create_subscription(JointState, f'{namespace}/joint_states', self._on_answer, 1000)
+        self.pub = node.create_publisher(PointStamped, f'/bench_{kind}/target', 10)
+        self.sub = node.create_subscription(JointState, f'/bench_{kind}/joint_states',
+                                            self._on_answer, 1000)
 
     def _on_answer(self, msg):
         now = time.time_ns()
@@ -128,9 +116,8 @@ class Client:
             self.arrivals[key] = now
 
     def ready(self):
-        """Tell whether the server is subscribed and publishing."""
-        return self.pub.get_subscription_count() > 0 and self.node.count_publishers(
-            self.pub.topic_name.rsplit('/', 1)[0] + '/joint_states') > 0
+        """Tell whether the server is matched both ways."""
+        return self.pub.get_subscription_count() > 0 and self.sub.get_publisher_count() > 0
 
     def run(self, rate, count, points):
         """Send ``count`` targets at ``rate`` Hz; return the latencies (ms) and lost."""
@@ -138,6 +125,7 @@ class Client:
             self.arrivals.clear()
         sent = []
         period = 1.0 / rate
+        msg = self.msg
         start = time.perf_counter()
         for i in range(count):
             deadline = start + i * period
@@ -146,10 +134,8 @@ class Client:
                 if remaining <= 0:
                     break
                 time.sleep(remaining if remaining > 0.0005 else 0)
-            msg = self.msg_type()
             stamp = time.time_ns()
             msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(stamp, 1_000_000_000)
-            msg.header.frame_id = 'base_link'
             msg.point.x, msg.point.y = points[i % len(points)]
             self.pub.publish(msg)
             sent.append(stamp)
@@ -159,21 +145,14 @@ class Client:
         return latencies, count - len(latencies)
 
 
-def percentile(values, fraction):
-    """Return the nearest-rank value at ``fraction`` (0 for an empty list)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
-
-
-def measure(clients, servers, rate, count, rounds, points):
+def measure(clients, servers, rate, count, rounds, points, kinds=SYSTEMS):
     """Alternate rounds between the servers; pool latencies, losses and CPU."""
-    results = {kind: {'latencies': [], 'lost': 0, 'cpu': 0.0, 'received': 0}
-               for kind in clients}
+    results = {kind: {'latencies': [], 'lost': 0, 'cpu': 0.0, 'received': 0} for kind in kinds}
     for _ in range(rounds):
-        for kind, client in clients.items():
-            pid = servers[kind].process.pid
+        for kind in kinds:
+            pid = servers[kind].pid
             cpu = cpu_seconds(pid)
-            latencies, lost = client.run(rate, count, points)
+            latencies, lost = clients[kind].run(rate, count, points)
             result = results[kind]
             result['cpu'] += cpu_seconds(pid) - cpu
             result['latencies'] += latencies
@@ -182,10 +161,15 @@ def measure(clients, servers, rate, count, rounds, points):
     return results
 
 
+def cpu_per_target(result):
+    """Return the CPU microseconds per answered target."""
+    return result['cpu'] / max(1, result['received']) * 1e6
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--targets', type=int, default=2000, help='targets per round')
-    parser.add_argument('--rounds', type=int, default=2, help='rounds per system and rate')
+    parser.add_argument('--rounds', type=int, default=2, help='rounds per system at 1 kHz')
     parser.add_argument('--serve-relay', action='store_true', help=argparse.SUPPRESS)
     options, _ = parser.parse_known_args()  # the relay also gets --ros-args
     if options.serve_relay:
@@ -198,57 +182,64 @@ def main():
 
     import rclpy
     from rclpy.executors import SingleThreadedExecutor
+    from twobone_ik_ros.harness import percentile
 
     rng = random.Random(1)
     points = [(rng.uniform(-1.8, 1.8), rng.uniform(-1.8, 1.8)) for _ in range(997)]
-    servers = {kind: Server(kind) for kind in ('relay', 'node')}
+    servers = {kind: start_server(kind) for kind in SYSTEMS}
     rclpy.init()
     node = rclpy.create_node('bench_client')
-    clients = {kind: Client(node, servers[kind].namespace) for kind in servers}
+    clients = {kind: Client(node, kind) for kind in SYSTEMS}
     executor = SingleThreadedExecutor()
     executor.add_node(node)
-    spinner = threading.Thread(target=executor.spin, daemon=True)
+    spinner = threading.Thread(target=executor.spin)
     spinner.start()
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while not all(c.ready() for c in clients.values()):
             if time.monotonic() > deadline:
                 raise SystemExit('servers did not come up')
             time.sleep(0.1)
         time.sleep(1.0)
         measure(clients, servers, 1000, 200, 1, points)  # warm-up
-        table = [(1000, measure(clients, servers, 1000, options.targets, options.rounds,
-                                points))]
-        top = None
-        for rate in LADDER:
-            result = measure(clients, servers, rate, options.targets, 1, points)
-            if result['relay']['lost'] > 0.01 * options.targets:
-                break
-            top = (rate, result)
-        if top is not None:
-            table.append((top[0], measure(clients, servers, top[0], options.targets,
-                                          options.rounds, points)))
+        at_1khz = measure(clients, servers, 1000, options.targets, options.rounds, points)
+        sustained = {}
+        for kind in SYSTEMS:
+            for rate in LADDER:
+                result = measure(clients, servers, rate, options.targets, 1, points, (kind,))
+                if result[kind]['lost'] >= 0.01 * options.targets:
+                    break
+                sustained[kind] = (rate, result[kind])
     finally:
-        for server in servers.values():
-            server.stop()
+        # the spinner must leave the executor before anything it uses is destroyed
         executor.shutdown()
+        spinner.join()
         node.destroy_node()
         rclpy.try_shutdown()
+        for server in servers.values():
+            server.stop()
 
-    print(f'{options.rounds} alternating rounds of {options.targets} targets per system and rate')
+    print(f'{options.rounds} alternating rounds of {options.targets} targets per system at 1 kHz')
     print(f'{"rate Hz":>8s} {"system":>6s} {"p50 ms":>8s} {"p99 ms":>8s} {"lost":>6s} '
           f'{"CPU us/target":>14s}')
-    for rate, results in table:
-        for kind in ('relay', 'node'):
-            r = results[kind]
-            cpu = r['cpu'] / max(1, r['received']) * 1e6
+    for kind in SYSTEMS:
+        r = at_1khz[kind]
+        print(f'{1000:8d} {kind:>6s} {percentile(r["latencies"], 0.5):8.3f} '
+              f'{percentile(r["latencies"], 0.99):8.3f} {r["lost"]:6d} {cpu_per_target(r):14.1f}')
+    print(f'highest rate of {LADDER} with under 1 % of {options.targets} targets lost')
+    for kind in SYSTEMS:
+        if kind in sustained:
+            rate, r = sustained[kind]
             print(f'{rate:8d} {kind:>6s} {percentile(r["latencies"], 0.5):8.3f} '
-                  f'{percentile(r["latencies"], 0.99):8.3f} {r["lost"]:6d} {cpu:14.1f}')
-    at_1khz = table[0][1]
-    ratio = percentile(at_1khz['node']['latencies'], 0.5) / percentile(
+                  f'{percentile(r["latencies"], 0.99):8.3f} {r["lost"]:6d} '
+                  f'{cpu_per_target(r):14.1f}')
+        else:
+            print(f'{"none":>8s} {kind:>6s}')
+    p50 = percentile(at_1khz['node']['latencies'], 0.5) / percentile(
         at_1khz['relay']['latencies'], 0.5)
-    print(f'p50_ratio={ratio:.3f} lost_node={at_1khz["node"]["lost"]} '
-          f'lost_relay={at_1khz["relay"]["lost"]}')
+    cpu = cpu_per_target(at_1khz['node']) / cpu_per_target(at_1khz['relay'])
+    print(f'p50_ratio={p50:.3f} cpu_ratio={cpu:.3f} lost_node={at_1khz["node"]["lost"]} '
+          f'lost_relay={at_1khz["relay"]["lost"]}', flush=True)
 
 
 if __name__ == '__main__':

@@ -129,9 +129,12 @@ class Probe(GraphClient):
     def wait_for_node(self, timeout=30.0):
         """Wait until the node subscribes to our targets and its services answer."""
         client = self._client(SetParameters, self.node_name)
-        # matched both ways: our targets reach it, its answers reach us
+        # matched both ways: our targets reach it, and its answers reach us --
+        # our side seeing its writer is not enough, its writer must have seen
+        # our reader; the markers (transient local) arriving prove that much
         ready = self.spin_until(lambda: self.target_pub.get_subscription_count() > 0
                                 and self._joint_sub.get_publisher_count() > 0
+                                and bool(self.markers)
                                 and client.service_is_ready()
                                 and self.node.count_publishers('/diagnostics') > 0, timeout)
         assert ready, f'{self.node_name} did not come up on the graph'

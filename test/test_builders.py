@@ -19,7 +19,7 @@ import math
 
 import pytest
 from twobone_ik_ros.diagnostics import (
-    build_diagnostics, REJECT_REASONS, REJECTION_TEXT, TargetCounters)
+    build_diagnostics, REJECT_REASONS, REJECTION_TEXT, SequenceGaps, TargetCounters)
 from twobone_ik_ros.markers import arm_markers, MARKER_IDS, TARGET_COLOURS, workspace_markers
 from twobone_ik_ros.parameters import (
     as_double, DEFAULTS, PARAMETERS, SPECS, validate, validate_change)
@@ -125,3 +125,13 @@ def test_unknown_pattern_and_bad_rate_are_refused():
         make_pattern('spiral', 1.0, 1.0, 10.0)
     with pytest.raises(ValueError, match='rate'):
         make_pattern('circle', 1.0, 1.0, 0.0)
+
+
+def test_sequence_gaps_count_skipped_samples_per_writer():
+    gaps = SequenceGaps(remembered=2)
+    assert [gaps.missed(b'a', n) for n in (5, 6, 9, 10)] == [0, 0, 2, 0]  # first sets the start
+    assert gaps.missed(b'b', 1) == 0 and gaps.missed(b'a', 12) == 1  # writers interleave
+    assert gaps.missed(b'b', 4) == 2
+    assert gaps.missed(b'a', 11) == 0  # reordered or repeated: nothing to count
+    assert [gaps.missed(w, 1) for w in (b'c', b'd', b'e')] == [0, 0, 0]
+    assert gaps.missed(b'a', 20) == 0  # forgotten beyond two writers: a fresh start

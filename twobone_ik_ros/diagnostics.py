@@ -19,6 +19,15 @@ Every target the node receives is counted exactly once, as solved, clamped or
 rejected with one reason, so ``received == solved + clamped + sum(rejected)``
 always holds; that is what makes "nothing is dropped silently" checkable from
 outside, with ``ros2 topic echo /diagnostics`` or rqt_robot_monitor.
+
+Targets that never reach the node are counted too, as far as they can be
+seen: ``lost`` is the number of gaps in each publisher's publication sequence
+numbers (``SequenceGaps``), which covers targets dropped anywhere between the
+publisher and the callback, a full keep-last queue included; ``lost.dds`` is
+what the middleware itself reports (the ``message_lost`` event), which for
+Fast DDS misses those overwritten in a keep-last queue.  Neither can see the
+last targets of a publisher if they are lost, nor anything sent before the
+node's subscription matched.
 """
 
 from __future__ import annotations
@@ -54,6 +63,8 @@ class TargetCounters:
     clamped: int = 0
     rejected: Dict[str, int] = field(default_factory=lambda: dict.fromkeys(REJECT_REASONS, 0))
     rejected_since_report: int = 0
+    lost: int = 0
+    lost_dds: int = 0
 
     def reject(self, reason: str) -> None:
         """Count one rejected target (``reason`` from REJECT_REASONS)."""
@@ -64,6 +75,41 @@ class TargetCounters:
     def rejected_total(self) -> int:
         """All rejected targets, whatever the reason."""
         return sum(self.rejected.values())
+
+
+class SequenceGaps:
+    """
+    Count what each publisher sent that never reached us, from its sequence numbers.
+
+    A writer numbers its samples 1, 2, 3...; a jump from 7 to 10 means two
+    were lost on the way.  The first sample seen from a writer only sets the
+    start (what it sent before we matched is not ours to count).  The common
+    case, the same writer as last time, costs one comparison.
+    """
+
+    def __init__(self, remembered: int = 64) -> None:
+        """Remember the last number of up to ``remembered`` writers."""
+        self._writer: object = None
+        self._last = 0
+        self._others: Dict[object, int] = {}
+        self._remembered = remembered
+
+    def missed(self, writer: object, sequence: int) -> int:
+        """Record ``sequence`` from ``writer``; return how many of its samples were skipped."""
+        if writer != self._writer:
+            if self._writer is not None:
+                if len(self._others) >= self._remembered:
+                    self._others.pop(next(iter(self._others)))
+                self._others[self._writer] = self._last
+            self._writer = writer
+            last = self._others.pop(writer, None)
+            if last is None:
+                self._last = sequence
+                return 0
+            self._last = last
+        gap = sequence - self._last - 1
+        self._last = sequence
+        return gap if gap > 0 else 0
 
 
 def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
@@ -85,6 +131,8 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
         status.message = 'solving targets' if counters.received else 'waiting for targets'
     values = [
         ('received', counters.received),
+        ('lost', counters.lost),
+        ('lost.dds', counters.lost_dds),
         ('solved', counters.solved),
         ('clamped', counters.clamped),
         ('rejected', counters.rejected_total),

@@ -60,24 +60,37 @@ def arm_markers(frame_id: str, r1: float, r2: float, angles: Tuple[float, float]
     with ``workspace_markers`` (built once per configuration) in one array.
     """
     size = r1 + r2
-    elbow, tip = forward(r1, r2, angles[0], angles[1])
-    arm_points = ((0.0, 0.0), elbow, tip)
-
     links = _marker(frame_id, NS_LINKS, 0, Marker.LINE_STRIP, LINK_COLOUR)
     links.scale.x = 0.025 * size
-    links.points = _points(arm_points)
-
+    links.points = _points(((0.0, 0.0),) * 3)
     joints = _marker(frame_id, NS_JOINTS, 0, Marker.SPHERE_LIST, JOINT_COLOUR)
     joints.scale.x = joints.scale.y = joints.scale.z = 0.05 * size
-    joints.points = _points(arm_points)
-
-    shown = Marker.ADD if target is not None else Marker.DELETE
-    goal = _marker(frame_id, NS_TARGET, 0, Marker.SPHERE, TARGET_COLOURS[target_status],
-                   action=shown)
+    joints.points = _points(((0.0, 0.0),) * 3)
+    goal = _marker(frame_id, NS_TARGET, 0, Marker.SPHERE, TARGET_COLOURS[target_status])
     goal.scale.x = goal.scale.y = goal.scale.z = 0.06 * size
+    markers = [links, joints, goal]
+    move_arm_markers(markers, r1, r2, angles, target, target_status)
+    return markers
+
+
+def move_arm_markers(markers: List[Marker], r1: float, r2: float, angles: Tuple[float, float],
+                     target: Optional[Tuple[float, float]], target_status: Status) -> None:
+    """
+    Move markers made by ``arm_markers`` to new angles and a new target, in place.
+
+    The node redraws the arm many times a second; changing a few numbers in
+    messages it already has costs a fraction of building new ones.
+    """
+    links, joints, goal = markers
+    elbow, tip = forward(r1, r2, angles[0], angles[1])
+    for points in (links.points, joints.points):
+        points[1].x, points[1].y = elbow
+        points[2].x, points[2].y = tip
+    goal.action = Marker.ADD if target is not None else Marker.DELETE
+    colour = TARGET_COLOURS[target_status]
+    goal.color.r, goal.color.g, goal.color.b, goal.color.a = colour
     if target is not None:
         goal.pose.position.x, goal.pose.position.y = float(target[0]), float(target[1])
-    return [links, joints, goal]
 
 
 def workspace_markers(frame_id: str, r1: float, r2: float) -> List[Marker]:

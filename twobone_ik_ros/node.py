@@ -16,15 +16,16 @@
 """
 The ROS 2 node: PointStamped targets in, JointState, elbow and markers out.
 
-The node is a thin shell around ``solver.TwoBoneIK``: it brings each target
-into the base frame, calls the solver, and publishes.  The per-target
-callback publishes the joint state first and leaves the rest to timers:
-markers are redrawn at ``MARKER_RATE_HZ`` when something changed, the
-current solution is published again at ``joint_state_rate`` (so that
-robot_state_publisher, which drops joint states closer together than its
-publish period, ends on the last solution), and diagnostics go out at 1 Hz.
-Every target ends in exactly one counter (see ``diagnostics``), and every
-rejected one in a throttled warning.
+The node is a thin shell around ``solver.TwoBoneIK``: ``_on_target`` brings
+each target into the base frame (``frames.TargetFrames`` for other frames),
+``_solve`` calls the solver and publishes.  The per-target path publishes the
+joint state and leaves the rest to one housekeeping timer (every entity costs
+rclpy's executor time on every wake-up): markers are redrawn at most
+``MARKER_RATE_HZ`` when something changed, diagnostics go out at 1 Hz, and
+the current solution is published again at ``joint_state_rate``
+(robot_state_publisher drops joint states closer together than its publish
+period, so without it a quick sequence could end on a stale model).  Every target ends in exactly one counter (see ``diagnostics``), and
+every rejected one in a throttled warning.
 
 Interface (relative names, so a namespace or a remap moves them):
   subscribes ``target`` (geometry_msgs/PointStamped; QoS overridable with
@@ -38,6 +39,7 @@ Interface (relative names, so a namespace or a remap moves them):
 
 from __future__ import annotations
 
+from array import array
 import math
 import sys
 import time
@@ -46,38 +48,37 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
 from rcl_interfaces.msg import SetParametersResult
-from rcl_interfaces.srv import SetParameters
 import rclpy
 from rclpy.executors import ExternalShutdownException
+try:
+    from rclpy.event_handler import PublisherEventCallbacks, SubscriptionEventCallbacks
+except ImportError:  # Humble: the same classes under their older module name
+    from rclpy.qos_event import (  # type: ignore[no-redef]
+        PublisherEventCallbacks, SubscriptionEventCallbacks)
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from rclpy.qos_overriding_options import QoSOverridingOptions
-from rclpy.time import Time
+from rclpy.subscription import Subscription
 from sensor_msgs.msg import JointState
-from twobone_ik_ros.diagnostics import build_diagnostics, REJECTION_TEXT, TargetCounters
-from twobone_ik_ros.markers import arm_markers, workspace_markers
+from twobone_ik_ros.diagnostics import (
+    build_diagnostics, REJECTION_TEXT, SequenceGaps, TargetCounters)
+from twobone_ik_ros.frames import TargetFrames
+from twobone_ik_ros.markers import arm_markers, move_arm_markers, workspace_markers
 from twobone_ik_ros.parameters import (
     as_double, descriptor, IKConfig, MODEL_PARAMETERS, PARAMETER_NAMES, PARAMETERS, validate,
     validate_change)
+from twobone_ik_ros.robot_model import RobotModelSync
 from twobone_ik_ros.solver import Reason, Status
-from twobone_ik_ros.urdf import config_urdf
-from visualization_msgs.msg import Marker, MarkerArray
-
-try:  # tf2_ros_py: a declared dependency, but the PyPI-only venv may lack it
-    import tf2_ros
-except ImportError:  # only targets in the base frame then
-    tf2_ros = None  # type: ignore[assignment]
+from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'twobone_ik'
 #: Depth of the target queue: reliable, keep-last; a stream of setpoints wants
 #: the newest (override with qos_overrides parameters for a list of targets)
 QUEUE_DEPTH = 10
-MARKER_RATE_HZ = 30.0
+MARKER_RATE_HZ = 20.0
 DIAGNOSTICS_PERIOD_S = 1.0
 WARNING_PERIOD_S = 2.0
-#: Targets waiting for a transform at once; beyond that they are rejected
-MAX_WAITING_TARGETS = 100
 _MARKER_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL)
 
 
@@ -96,35 +97,44 @@ class TwoBoneIKNode(Node):
                              for name, value in values.items()
                              if as_double(name, value) is not value])
         self._counters = TargetCounters()
+        self._gaps = SequenceGaps()
         self._previous: Optional[Tuple[float, float]] = None
         self._shown_target: Optional[Tuple[float, float]] = None
         self._shown_status = Status.SOLVED
         self._markers_stale = True
+        self._next_diagnostics = 0.0
+        self._next_joint_state = 0.0
+        self._next_markers = 0.0
+        self._housekeeping_timer: Any = None
         self._last_warning: Dict[str, float] = {}
         self._suppressed: Dict[str, int] = {}
-        self._waiting: List[Tuple[float, Any]] = []  # (deadline, future) of parked targets
         self._joints_msg = JointState()
+        self._joints_msg.position = array('d', (0.0, 0.0))
+        self._position = self._joints_msg.position
+        self._elbow_listeners = 0  # the elbow's subscribers, counted by the housekeeping
         self._elbow_msg = PointStamped()
-        self._workspace: List[Marker] = []
-        self._rsp_client: Any = None
-        self._robot_description = 'not sent'
-        self._joint_state_timer: Any = None
+        self._drawing = MarkerArray()  # arm, joints, target, then the workspace circles
+        self._frames = TargetFrames(self, lambda: self._config.frame, self._solve, self._reject)
+        self._robot_model = RobotModelSync(self)
 
         self._joint_pub = self.create_publisher(JointState, 'joint_states', QUEUE_DEPTH)
-        self._elbow_pub = self.create_publisher(PointStamped, 'elbow', QUEUE_DEPTH)
-        self._marker_pub = self.create_publisher(MarkerArray, 'markers', _MARKER_QOS)
-        self._diag_pub = self.create_publisher(DiagnosticArray, '/diagnostics', QUEUE_DEPTH)
-        self._tf_buffer = None
-        if tf2_ros is not None:
-            self._tf_buffer = tf2_ros.Buffer()
-            self._tf_listener = tf2_ros.TransformListener(self._tf_buffer, self)
+        # secondary outputs without QoS event handlers (each is an entity the
+        # executor checks on every wake-up); their subscribers still report a
+        # QoS mismatch on their side
+        quiet = PublisherEventCallbacks(use_default_callbacks=False)
+        self._elbow_pub = self.create_publisher(PointStamped, 'elbow', QUEUE_DEPTH,
+                                                event_callbacks=quiet)
+        self._marker_pub = self.create_publisher(MarkerArray, 'markers', _MARKER_QOS,
+                                                 event_callbacks=quiet)
+        self._diag_pub = self.create_publisher(DiagnosticArray, '/diagnostics', QUEUE_DEPTH,
+                                               event_callbacks=quiet)
         self._apply(config)
+        # rclpy before Iron passes no message info (and so no sequence numbers)
+        with_info = hasattr(Subscription, 'CallbackType')
         self.create_subscription(
-            PointStamped, 'target', self._on_target, QUEUE_DEPTH,
-            qos_overriding_options=QoSOverridingOptions.with_default_policies())
-        self.create_timer(1.0 / MARKER_RATE_HZ, self._on_marker_timer)
-        self.create_timer(DIAGNOSTICS_PERIOD_S, self._publish_diagnostics)
-        self.create_timer(0.05, self._expire_waiting)
+            PointStamped, 'target', self._on_numbered_target if with_info else self._on_target,
+            QUEUE_DEPTH, qos_overriding_options=QoSOverridingOptions.with_default_policies(),
+            event_callbacks=SubscriptionEventCallbacks(message_lost=self._on_message_lost))
         if hasattr(self, 'add_pre_set_parameters_callback'):  # not on Humble
             self.add_pre_set_parameters_callback(_doubles_as_doubles)
         self.add_on_set_parameters_callback(self._on_set_parameters)
@@ -132,11 +142,24 @@ class TwoBoneIKNode(Node):
 
     # ------------------------------------------------------------ hot path
 
+    def _on_numbered_target(self, msg: PointStamped, info: Dict[str, Any]) -> None:
+        """Count the targets its publisher sent before this one that never came, then solve."""
+        sequence = info['publication_sequence_number']
+        if sequence:  # None or 0 where the middleware does not number samples
+            writer = info.get('publisher_gid')
+            missed = self._gaps.missed(writer['data'] if writer else None, sequence)
+            if missed:
+                self._counters.lost += missed
+        self._on_target(msg)
+
+    def _on_message_lost(self, info: Any) -> None:
+        self._counters.lost_dds += info.total_count_change
+
     def _on_target(self, msg: PointStamped) -> None:
         self._counters.received += 1
         frame = msg.header.frame_id
         if frame and frame != self._config.frame:
-            self._transform_and_solve(msg)
+            self._frames.handle(msg, self._config.transform_timeout)
             return
         self._solve(msg.point.x, msg.point.y, msg.header.stamp)
 
@@ -160,9 +183,11 @@ class TwoBoneIKNode(Node):
         # the names and frame only change with the parameters
         joints = self._joints_msg
         joints.header.stamp = stamp
-        joints.position = [theta1, theta2]
+        position = self._position  # joints.position itself: filled in place, no list
+        position[0] = theta1
+        position[1] = theta2
         self._joint_pub.publish(joints)
-        if self._elbow_pub.get_subscription_count():
+        if self._elbow_listeners:
             elbow = self._elbow_msg
             elbow.header.stamp = stamp
             elbow.point.x, elbow.point.y = elbow_xy
@@ -175,7 +200,12 @@ class TwoBoneIKNode(Node):
         self._show_target((x, y), result.status)
 
     def _reject(self, reason: str, describe: Callable[[], str]) -> None:
-        """Count a rejected target and warn, at most once per period per reason."""
+        """
+        Count a rejected target and warn, at most once per period per reason.
+
+        rclpy's ``throttle_duration_sec`` would drop the warnings in between
+        without a trace; this one says how many it held back.
+        """
         self._counters.reject(reason)
         now = time.monotonic()
         if now - self._last_warning.get(reason, -math.inf) < WARNING_PERIOD_S:
@@ -191,87 +221,38 @@ class TwoBoneIKNode(Node):
         self._shown_status = status
         self._markers_stale = True
 
-    # ---------------------------------------------------------- frames
-
-    def _transform_and_solve(self, msg: PointStamped) -> None:
-        """
-        Solve a target given in another frame, with tf2.
-
-        The transform is the one at the target's stamp (the latest for a zero
-        stamp).  If tf2 cannot give it yet, the target waits for it, without
-        blocking the executor, for up to ``transform_timeout`` seconds.
-        """
-        buffer, base = self._tf_buffer, self._config.frame
-        source = msg.header.frame_id
-        if buffer is None:
-            self._reject('unknown_frame', lambda: (
-                f'target in frame {source!r} dropped: the node works in {base!r} '
-                'and tf2_ros is not installed to transform between them'))
-            return
-        if len(self._waiting) >= MAX_WAITING_TARGETS:
-            self._reject('unknown_frame', lambda: (
-                f'target in frame {source!r} dropped: {MAX_WAITING_TARGETS} targets are '
-                f'already waiting for a transform to {base!r}'))
-            return
-        future = buffer.wait_for_transform_async(base, source, Time.from_msg(msg.header.stamp))
-        answered: List[bool] = []  # rclpy releases may run done callbacks again after a cancel
-
-        def once(done: Any) -> None:
-            if not answered:
-                answered.append(True)
-                self._on_transform(done, msg, base)
-
-        future.add_done_callback(once)
-        if not answered:
-            self._waiting.append((time.monotonic() + self._config.transform_timeout, future))
-
-    def _on_transform(self, future: Any, msg: PointStamped, base: str) -> None:
-        source = msg.header.frame_id
-        if future.cancelled():
-            self._reject('unknown_frame', lambda: (
-                f'target in frame {source!r} dropped: no transform to {base!r} '
-                f'within transform_timeout={self._config.transform_timeout:g} s'))
-            return
-        try:
-            transform = future.result()
-        except tf2_ros.TransformException as error:
-            detail = f'{type(error).__name__}: {error}'
-            self._reject('unknown_frame', lambda: (
-                f'target in frame {source!r} dropped: no transform to {base!r} ({detail})'))
-            return
-        if base != self._config.frame:  # the base frame changed while it waited
-            self._reject('unknown_frame', lambda: (
-                f'target in frame {source!r} dropped: the base frame changed to '
-                f'{self._config.frame!r} while it waited'))
-            return
-        x, y = _apply_transform(transform.transform, msg.point.x, msg.point.y, msg.point.z)
-        self._solve(x, y, msg.header.stamp)
-
-    def _expire_waiting(self) -> None:
-        if not self._waiting:
-            return
-        now = time.monotonic()
-        still = []
-        for deadline, future in self._waiting:
-            if future.done() or future.cancelled():
-                continue
-            if deadline <= now:
-                future.cancel()  # runs _on_transform, which rejects it
-            else:
-                still.append((deadline, future))
-        self._waiting = still
-
     # ---------------------------------------------------------- timers
 
-    def _on_marker_timer(self) -> None:
-        if self._markers_stale:
+    def _housekeeping(self) -> None:
+        """
+        Do what is due: redraw stale markers, republish the joint state, diagnostics.
+
+        One timer for all three (at the fastest of their rates), because every
+        timer is an entity the executor checks on every wake-up.
+        """
+        now = time.monotonic()
+        self._elbow_listeners = self._elbow_pub.get_subscription_count()
+        if self._markers_stale and now >= self._next_markers:
+            self._next_markers = now + 1.0 / MARKER_RATE_HZ
             self._publish_markers()
+        rate = self._config.joint_state_rate
+        if rate > 0.0 and now >= self._next_joint_state:
+            self._next_joint_state = now + 1.0 / rate
+            self._republish_joint_state()
+        self._robot_model.poll()
+        if now >= self._next_diagnostics:
+            self._next_diagnostics = now + DIAGNOSTICS_PERIOD_S
+            self._diag_pub.publish(build_diagnostics(
+                self.get_fully_qualified_name().lstrip('/'), self.get_clock().now().to_msg(),
+                self._counters,
+                dict(self._config.as_parameters(), robot_description=self._robot_model.state)))
+            self._counters.rejected_since_report = 0
 
     def _publish_markers(self) -> None:
         config = self._config
-        moving = arm_markers(config.frame, config.r1, config.r2,
-                             self._previous or (0.0, 0.0), self._shown_target, self._shown_status)
-        self._marker_pub.publish(MarkerArray(markers=moving + self._workspace))
+        move_arm_markers(self._drawing.markers[:3], config.r1, config.r2,
+                         self._previous or (0.0, 0.0), self._shown_target, self._shown_status)
+        self._marker_pub.publish(self._drawing)
         self._markers_stale = False
 
     def _republish_joint_state(self) -> None:
@@ -280,15 +261,8 @@ class TwoBoneIKNode(Node):
             return
         joints = self._joints_msg
         joints.header.stamp = self.get_clock().now().to_msg()
-        joints.position = list(self._previous)
+        self._position[0], self._position[1] = self._previous
         self._joint_pub.publish(joints)
-
-    def _publish_diagnostics(self) -> None:
-        self._diag_pub.publish(build_diagnostics(
-            self.get_fully_qualified_name().lstrip('/'), self.get_clock().now().to_msg(),
-            self._counters,
-            dict(self._config.as_parameters(), robot_description=self._robot_description)))
-        self._counters.rejected_since_report = 0
 
     # ------------------------------------------------------- parameters
 
@@ -302,11 +276,10 @@ class TwoBoneIKNode(Node):
         except ValueError as error:
             self.get_logger().warning(f'parameter change refused: {error}')
             return SetParametersResult(successful=False, reason=str(error))
-        model_changed = any(name in changes for name in MODEL_PARAMETERS + ('frame_prefix',))
         self._apply(config)
         self._publish_markers()  # the arm and the workspace change at once
-        if model_changed:
-            self._send_robot_description()
+        if any(name in changes for name in MODEL_PARAMETERS):
+            self._robot_model.send(config)
         self.get_logger().info(f'parameters changed: {_describe(config)}')
         return SetParametersResult(successful=True)
 
@@ -316,58 +289,14 @@ class TwoBoneIKNode(Node):
         self._config = config
         self._joints_msg.name = list(config.joint_names)
         self._elbow_msg.header.frame_id = config.frame
-        self._workspace = workspace_markers(config.frame, config.r1, config.r2)
+        self._drawing.markers = (
+            arm_markers(config.frame, config.r1, config.r2, (0.0, 0.0), None, Status.SOLVED)
+            + workspace_markers(config.frame, config.r1, config.r2))
         if previous is None or previous.joint_state_rate != config.joint_state_rate:
-            if self._joint_state_timer is not None:
-                self.destroy_timer(self._joint_state_timer)
-                self._joint_state_timer = None
-            if config.joint_state_rate > 0.0:
-                self._joint_state_timer = self.create_timer(
-                    1.0 / config.joint_state_rate, self._republish_joint_state)
-        if previous is None or previous.robot_state_publisher != config.robot_state_publisher:
-            if self._rsp_client is not None:
-                self.destroy_client(self._rsp_client)
-                self._rsp_client = None
-            if config.robot_state_publisher:
-                self._rsp_client = self.create_client(
-                    SetParameters, f'{config.robot_state_publisher}/set_parameters')
-
-    def _send_robot_description(self) -> None:
-        """
-        Give robot_state_publisher the URDF of the arm now in force.
-
-        robot_state_publisher re-reads ``robot_description`` and
-        ``frame_prefix`` when they are set, and republishes the model, so RViz's
-        RobotModel follows a runtime change.  Where no such node runs, nothing
-        is sent; a refusal or a failed call is logged and shown in diagnostics.
-        """
-        client = self._rsp_client
-        if client is None or not client.service_is_ready():
-            self._robot_description = 'not sent: no robot_state_publisher'
-            return
-        config = self._config
-        request = SetParameters.Request(parameters=[
-            Parameter('robot_description', Parameter.Type.STRING,
-                      config_urdf(config)).to_parameter_msg(),
-            Parameter('frame_prefix', Parameter.Type.STRING,
-                      config.frame_prefix).to_parameter_msg()])
-        self._robot_description = 'sending'
-        client.call_async(request).add_done_callback(self._on_robot_description_sent)
-
-    def _on_robot_description_sent(self, future: Any) -> None:
-        try:
-            results = future.result().results
-        except Exception as error:  # the service call itself failed: any error
-            problems = [f'{type(error).__name__}: {error}']
-        else:
-            problems = [r.reason or 'refused' for r in results if not r.successful]
-        if problems:
-            self._robot_description = 'failed: ' + '; '.join(problems)
-            self.get_logger().error(
-                f'robot_state_publisher did not take the new robot_description: '
-                f'{"; ".join(problems)}; the RobotModel in RViz shows the old arm')
-        else:
-            self._robot_description = 'updated'
+            if self._housekeeping_timer is not None:
+                self.destroy_timer(self._housekeeping_timer)
+            self._housekeeping_timer = self.create_timer(
+                1.0 / max(MARKER_RATE_HZ, config.joint_state_rate), self._housekeeping)
 
 
 def _doubles_as_doubles(parameters: List[Parameter[Any]]) -> List[Parameter[Any]]:
@@ -378,23 +307,6 @@ def _doubles_as_doubles(parameters: List[Parameter[Any]]) -> List[Parameter[Any]
 
 def _describe(config: IKConfig) -> str:
     return ', '.join(f'{key}={value}' for key, value in config.as_parameters().items())
-
-
-def _apply_transform(transform: Any, x: float, y: float, z: float) -> Tuple[float, float]:
-    """
-    Rotate (x, y, z) by the transform's quaternion, translate, keep x and y.
-
-    This is what tf2_geometry_msgs' ``do_transform_point`` computes; that
-    module is not a dependency here (it is not available everywhere this
-    package runs), and the frame tests check this against tf2 end to end.
-    """
-    q, t = transform.rotation, transform.translation
-    # v' = v + 2 w (u x v) + 2 u x (u x v), with u the quaternion's vector part
-    cx = q.y * z - q.z * y
-    cy = q.z * x - q.x * z
-    cz = q.x * y - q.y * x
-    return (x + 2.0 * (q.w * cx + q.y * cz - q.z * cy) + t.x,
-            y + 2.0 * (q.w * cy + q.z * cx - q.x * cz) + t.y)
 
 
 def main(args: Optional[List[str]] = None) -> None:

@@ -1,0 +1,152 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+Targets in other frames: brought into the base frame with tf2, never blocking.
+
+The node works in its base frame.  A target in another frame is transformed
+with the transform at its stamp (the latest for a zero stamp).  If tf2 cannot
+give it yet, the target waits for it, for up to ``transform_timeout``
+seconds, while the node goes on serving other targets: ``wait_for_transform_
+async`` resolves it when the transform arrives, a timer rejects it when time
+is up.  The tf2 listener (two subscriptions) and the timer are created on the
+first such target, so a node that only ever gets base-frame targets carries
+neither: every entity costs the executor time on every wake-up.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, List, Tuple
+
+from geometry_msgs.msg import PointStamped
+from rclpy.node import Node
+from rclpy.time import Time
+
+try:  # tf2_ros_py: a declared dependency, but the PyPI-only venv may lack it
+    import tf2_ros
+except ImportError:  # only targets in the base frame then
+    tf2_ros = None  # type: ignore[assignment]
+
+#: Targets waiting for a transform at once; beyond that they are rejected
+MAX_WAITING_TARGETS = 100
+_EXPIRY_PERIOD_S = 0.05
+
+Solve = Callable[[float, float, Any], None]
+Reject = Callable[[str, Callable[[], str]], None]
+
+
+class TargetFrames:
+    """Transforms targets into the base frame and hands them to ``solve``, or to ``reject``."""
+
+    def __init__(self, node: Node, base_frame: Callable[[], str], solve: Solve,
+                 reject: Reject) -> None:
+        """Keep the callbacks; nothing is created on the graph until it is needed."""
+        self._node = node
+        self._base_frame = base_frame
+        self._solve = solve
+        self._reject = reject
+        self._buffer: Any = None
+        self._listener: Any = None
+        self._timer: Any = None
+        self._waiting: List[Tuple[float, Any]] = []  # (deadline, future)
+
+    def handle(self, msg: PointStamped, timeout: float) -> None:
+        """Solve ``msg`` in the base frame once its transform is known (now or in ``timeout``)."""
+        source = msg.header.frame_id
+        base = self._base_frame()
+        if tf2_ros is None:
+            self._reject('unknown_frame', lambda: (
+                f'target in frame {source!r} dropped: the node works in {base!r} '
+                'and tf2_ros is not installed to transform between them'))
+            return
+        if self._buffer is None:
+            self._buffer = tf2_ros.Buffer()
+            self._listener = tf2_ros.TransformListener(self._buffer, self._node)
+        if len(self._waiting) >= MAX_WAITING_TARGETS:
+            self._reject('unknown_frame', lambda: (
+                f'target in frame {source!r} dropped: {MAX_WAITING_TARGETS} targets are '
+                f'already waiting for a transform to {base!r}'))
+            return
+        future = self._buffer.wait_for_transform_async(
+            base, source, Time.from_msg(msg.header.stamp))
+        answered: List[bool] = []  # rclpy releases may run done callbacks again after a cancel
+
+        def once(done: Any) -> None:
+            if not answered:
+                answered.append(True)
+                self._on_transform(done, msg, base, timeout)
+
+        future.add_done_callback(once)
+        if not answered:
+            self._waiting.append((time.monotonic() + timeout, future))
+            if self._timer is None:
+                self._timer = self._node.create_timer(_EXPIRY_PERIOD_S, self._expire)
+            elif self._timer.is_canceled():
+                self._timer.reset()
+
+    def _on_transform(self, future: Any, msg: PointStamped, base: str, timeout: float) -> None:
+        source = msg.header.frame_id
+        if future.cancelled():
+            self._reject('unknown_frame', lambda: (
+                f'target in frame {source!r} dropped: no transform to {base!r} '
+                f'within transform_timeout={timeout:g} s'))
+            return
+        try:
+            transform = future.result()
+        except tf2_ros.TransformException as error:
+            detail = f'{type(error).__name__}: {error}'
+            self._reject('unknown_frame', lambda: (
+                f'target in frame {source!r} dropped: no transform to {base!r} ({detail})'))
+            return
+        changed = self._base_frame()
+        if changed != base:
+            self._reject('unknown_frame', lambda: (
+                f'target in frame {source!r} dropped: the base frame changed to {changed!r} '
+                'while it waited'))
+            return
+        x, y = apply_transform(transform.transform, msg.point.x, msg.point.y, msg.point.z)
+        self._solve(x, y, msg.header.stamp)
+
+    def _expire(self) -> None:
+        now = time.monotonic()
+        still = []
+        for deadline, future in self._waiting:
+            if future.done() or future.cancelled():
+                continue
+            if deadline <= now:
+                future.cancel()  # runs _on_transform, which rejects it
+            else:
+                still.append((deadline, future))
+        self._waiting = still
+        if not still:
+            self._timer.cancel()
+
+
+def apply_transform(transform: Any, x: float, y: float, z: float) -> Tuple[float, float]:
+    """
+    Rotate (x, y, z) by the transform's quaternion, translate, keep x and y.
+
+    This is what tf2_geometry_msgs' ``do_transform_point`` computes; that
+    module is not a dependency here (it is not available everywhere this
+    package runs), and the frame tests check this against tf2 end to end.
+    """
+    q, t = transform.rotation, transform.translation
+    # v' = v + 2 w (u x v) + 2 u x (u x v), with u the quaternion's vector part
+    cx = q.y * z - q.z * y
+    cy = q.z * x - q.x * z
+    cz = q.x * y - q.y * x
+    return (x + 2.0 * (q.w * cx + q.y * cz - q.z * cy) + t.x,
+            y + 2.0 * (q.w * cy + q.z * cx - q.x * cz) + t.y)
