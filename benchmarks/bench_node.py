@@ -23,7 +23,8 @@ same executor).  This process publishes stamped targets at a fixed rate and
 records when each answer arrives; rounds of relay and node alternate so that
 machine noise hits both alike.  Reported per system and rate: p50 and p99
 latency, targets lost (sent and never answered), and CPU time of the serving
-process per target it answered.  Then, for each system, the highest rate of a
+process per target it answered, from the first target to the last answer.
+Then, for each system, the highest rate of a
 ladder at which it still loses under 1 %.  The last line is for scripts:
 
     p50_ratio=<node/relay at 1 kHz> cpu_ratio=<node/relay CPU per target>
@@ -119,11 +120,19 @@ class Client:
         """Tell whether the server is matched both ways."""
         return self.pub.get_subscription_count() > 0 and self.sub.get_publisher_count() > 0
 
-    def run(self, rate, count, points):
-        """Send ``count`` targets at ``rate`` Hz; return the latencies (ms) and lost."""
+    def run(self, rate, count, points, pid):
+        """
+        Send ``count`` targets at ``rate`` Hz; return the latencies (ms), lost and CPU seconds.
+
+        The CPU time of the server process ``pid`` is taken from the first
+        target until the last answer arrived (or 0.5 s after the last target
+        went out, when some never arrive), so idle time after the work is not
+        charged to the targets.
+        """
         with self.lock:
             self.arrivals.clear()
         sent = []
+        cpu = cpu_seconds(pid)
         period = 1.0 / rate
         msg = self.msg
         start = time.perf_counter()
@@ -139,10 +148,17 @@ class Client:
             msg.point.x, msg.point.y = points[i % len(points)]
             self.pub.publish(msg)
             sent.append(stamp)
-        time.sleep(0.5)  # let the last answers arrive
+        drain = time.monotonic() + 0.5
+        while time.monotonic() < drain:  # let the last answers arrive
+            with self.lock:
+                if all(s in self.arrivals for s in sent[-10:]):
+                    break
+            time.sleep(0.001)
+        cpu = cpu_seconds(pid) - cpu
+        time.sleep(0.2)  # anything later still counts as answered, not as lost
         with self.lock:
             latencies = [(self.arrivals[s] - s) / 1e6 for s in sent if s in self.arrivals]
-        return latencies, count - len(latencies)
+        return latencies, count - len(latencies), cpu
 
 
 def measure(clients, servers, rate, count, rounds, points, kinds=SYSTEMS):
@@ -150,11 +166,9 @@ def measure(clients, servers, rate, count, rounds, points, kinds=SYSTEMS):
     results = {kind: {'latencies': [], 'lost': 0, 'cpu': 0.0, 'received': 0} for kind in kinds}
     for _ in range(rounds):
         for kind in kinds:
-            pid = servers[kind].pid
-            cpu = cpu_seconds(pid)
-            latencies, lost = clients[kind].run(rate, count, points)
+            latencies, lost, cpu = clients[kind].run(rate, count, points, servers[kind].pid)
             result = results[kind]
-            result['cpu'] += cpu_seconds(pid) - cpu
+            result['cpu'] += cpu
             result['latencies'] += latencies
             result['lost'] += lost
             result['received'] += len(latencies)
@@ -169,7 +183,7 @@ def cpu_per_target(result):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--targets', type=int, default=2000, help='targets per round')
-    parser.add_argument('--rounds', type=int, default=2, help='rounds per system at 1 kHz')
+    parser.add_argument('--rounds', type=int, default=4, help='rounds per system at 1 kHz')
     parser.add_argument('--serve-relay', action='store_true', help=argparse.SUPPRESS)
     options, _ = parser.parse_known_args()  # the relay also gets --ros-args
     if options.serve_relay:

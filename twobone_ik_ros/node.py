@@ -40,6 +40,7 @@ Interface (relative names, so a namespace or a remap moves them):
 from __future__ import annotations
 
 from array import array
+import gc
 import math
 import sys
 import time
@@ -76,7 +77,7 @@ NODE_NAME = 'twobone_ik'
 #: Depth of the target queue: reliable, keep-last; a stream of setpoints wants
 #: the newest (override with qos_overrides parameters for a list of targets)
 QUEUE_DEPTH = 10
-MARKER_RATE_HZ = 20.0
+MARKER_RATE_HZ = 10.0
 DIAGNOSTICS_PERIOD_S = 1.0
 WARNING_PERIOD_S = 2.0
 _MARKER_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL)
@@ -129,12 +130,16 @@ class TwoBoneIKNode(Node):
         self._diag_pub = self.create_publisher(DiagnosticArray, '/diagnostics', QUEUE_DEPTH,
                                                event_callbacks=quiet)
         self._apply(config)
-        # rclpy before Iron passes no message info (and so no sequence numbers)
+        # rclpy before Iron passes no message info (and so no sequence numbers).
+        # The one event handled is message_lost: rclpy's default handlers for
+        # QoS and type mismatches would be two more entities for the executor
+        # to check on every wake-up, and the publisher's side reports those too.
         with_info = hasattr(Subscription, 'CallbackType')
         self.create_subscription(
             PointStamped, 'target', self._on_numbered_target if with_info else self._on_target,
             QUEUE_DEPTH, qos_overriding_options=QoSOverridingOptions.with_default_policies(),
-            event_callbacks=SubscriptionEventCallbacks(message_lost=self._on_message_lost))
+            event_callbacks=SubscriptionEventCallbacks(message_lost=self._on_message_lost,
+                                                       use_default_callbacks=False))
         if hasattr(self, 'add_pre_set_parameters_callback'):  # not on Humble
             self.add_pre_set_parameters_callback(_doubles_as_doubles)
         self.add_on_set_parameters_callback(self._on_set_parameters)
@@ -321,6 +326,9 @@ def main(args: Optional[List[str]] = None) -> None:
             rclpy.logging.get_logger(NODE_NAME).fatal(f'invalid parameters: {error}')
             code = 2
         else:
+            # everything made so far lives as long as the node: keep the
+            # collector from walking it again and again while targets stream
+            gc.freeze()
             rclpy.spin(node)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass  # Ctrl-C, also while starting up, is a clean stop
