@@ -241,10 +241,11 @@ def test_07_two_arms_side_by_side_have_distinct_frames_topics_and_parameters(lau
     viewer.wait_for_node()
     right.wait_for_node()
     assert viewer.get_values('r1')['r1'] == 1.0 and right.get_values('r1')['r1'] == 0.8
-    names = viewer.node.get_node_names_and_namespaces()
-    for side in arms:
-        assert ('twobone_ik', f'/{tag}/{side}') in names
-        assert ('robot_state_publisher', f'/{tag}/{side}') in names
+    expected = {(name, f'/{tag}/{side}') for side in arms
+                for name in ('twobone_ik', 'robot_state_publisher', 'base_placement')}
+    assert viewer.spin_until(
+        lambda: expected <= set(viewer.node.get_node_names_and_namespaces())), \
+        viewer.node.get_node_names_and_namespaces()
     # one target each, in the common frame: each arm's tool0 (its own TF frame) lands on it
     for side, y, client, stamp in (('left', 0.6, viewer, 101), ('right', -0.6, right, 102)):
         goal = (0.9, y + 0.4)

@@ -24,8 +24,9 @@ rclpy's executor time on every wake-up): markers are redrawn at most
 ``MARKER_RATE_HZ`` when something changed, diagnostics go out at 1 Hz, and
 the current solution is published again at ``joint_state_rate``
 (robot_state_publisher drops joint states closer together than its publish
-period, so without it a quick sequence could end on a stale model).  Every target ends in exactly one counter (see ``diagnostics``), and
-every rejected one in a throttled warning.
+period, so without it a quick sequence could end on a stale model).  Every
+target ends in exactly one counter (see ``diagnostics``), every rejected one
+in a throttled warning, and every one lost on the way is counted as lost.
 
 Interface (relative names, so a namespace or a remap moves them):
   subscribes ``target`` (geometry_msgs/PointStamped; QoS overridable with

@@ -32,16 +32,15 @@ URDFs this package generates (revolute and fixed joints):
 """
 
 import math
-import sys
 import xml.etree.ElementTree as ElementTree
 
 from geometry_msgs.msg import TransformStamped
 from rcl_interfaces.msg import SetParametersResult
 import rclpy
-from rclpy.executors import ExternalShutdownException
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from rclpy.time import Time
 from sensor_msgs.msg import JointState
+from stand_in import run
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
 
@@ -160,16 +159,5 @@ class StandInRobotStatePublisher:
             self.last_published[name] = stamp
 
 
-def main():
-    rclpy.init(args=sys.argv)
-    try:
-        publisher = StandInRobotStatePublisher()
-        rclpy.spin(publisher.node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        rclpy.try_shutdown()
-
-
 if __name__ == '__main__':
-    main()
+    run(lambda: StandInRobotStatePublisher().node)

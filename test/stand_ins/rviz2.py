@@ -27,14 +27,13 @@ import sys
 
 from geometry_msgs.msg import PointStamped
 import rclpy
-from rclpy.executors import ExternalShutdownException
 from rclpy.qos import DurabilityPolicy, QoSProfile
+from stand_in import run
 from visualization_msgs.msg import MarkerArray
 
 
-def main():
+def make_node():
     print('rviz2 stand-in argv: ' + ' '.join(sys.argv[1:]), flush=True)
-    rclpy.init(args=sys.argv)
     arguments = rclpy.utilities.remove_ros_args(sys.argv)
     fixed_frame = arguments[arguments.index('-f') + 1] if '-f' in arguments else 'map'
     node = rclpy.create_node('rviz2')
@@ -46,13 +45,8 @@ def main():
     node.create_timer(1.0, lambda: print(
         f'rviz2 stand-in: fixed frame {fixed_frame}, {len(received)} marker arrays, '
         f'clicks go to {clicks.topic_name}', flush=True))
-    try:
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        rclpy.try_shutdown()
+    return node
 
 
 if __name__ == '__main__':
-    main()
+    run(make_node)

@@ -27,12 +27,11 @@ import sys
 
 from geometry_msgs.msg import TransformStamped
 import rclpy
-from rclpy.executors import ExternalShutdownException
+from stand_in import run
 import tf2_ros
 
 
-def main():
-    rclpy.init(args=sys.argv)
+def make_node():
     parser = argparse.ArgumentParser()
     for name in ('x', 'y', 'z', 'roll', 'pitch', 'yaw'):
         parser.add_argument(f'--{name}', type=float, default=0.0)
@@ -51,15 +50,10 @@ def main():
     transform.transform.translation.z = options.z
     transform.transform.rotation.z = math.sin(options.yaw / 2)
     transform.transform.rotation.w = math.cos(options.yaw / 2)
-    broadcaster = tf2_ros.StaticTransformBroadcaster(node)
-    broadcaster.sendTransform(transform)
-    try:
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        rclpy.try_shutdown()
+    node.broadcaster = tf2_ros.StaticTransformBroadcaster(node)
+    node.broadcaster.sendTransform(transform)
+    return node
 
 
 if __name__ == '__main__':
-    main()
+    run(make_node)
