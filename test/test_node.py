@@ -19,7 +19,7 @@ The node in its own process, driven over loopback DDS by a probe node.
 Every test gets a node of its own, in a namespace of its own (started with
 the package's YAML parameter file and r1, r2 overridden as integers, as
 ``r1:=2`` would be, unless the test asks for other arguments), so tests can
-run alone and in any order.
+run alone and in any order.  One file, one subject: the node as a black box.
 """
 
 import math

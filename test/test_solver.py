@@ -20,6 +20,7 @@ from helpers import assert_batch_rows_match_scalar, reachable_target
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 import numpy as np
+import pytest
 
 from twobone_ik_ros.ik_scalar import joint_distance
 from twobone_ik_ros.solver import Branch, forward, Reason, Status, TwoBoneIK
@@ -80,6 +81,14 @@ def test_closest_picks_the_branch_nearest_the_previous_angles(r1, r2, fraction, 
     best = min(joint_distance(up.theta1, up.theta2, p1, p2),
                joint_distance(down.theta1, down.theta2, p1, p2))
     assert joint_distance(*chosen, p1, p2) <= best + 1e-12
+
+
+def test_a_solver_cannot_be_changed_after_it_is_built():
+    ik = TwoBoneIK(1.0, 0.5)
+    for name, value in (('elbow', 'down'), ('r1', 2.0), ('solve', None), ('constants', None)):
+        with pytest.raises(AttributeError, match='immutable'):
+            setattr(ik, name, value)
+    assert ik.elbow.value == 'up' and ik.solve(1.2, 0.3).branch is Branch.UP
 
 
 def test_closest_without_previous_is_up():

@@ -33,6 +33,7 @@ import time
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from twobone_ik_ros.harness import GraphClient, percentile, RosProcess
+from twobone_ik_ros.parameters import DEFAULTS
 
 Stamp = Tuple[int, int]
 
@@ -156,8 +157,8 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     parser.add_argument('--duration', type=float, default=12.0, help='seconds of targets')
     parser.add_argument('--pattern', choices=sorted(PATTERNS), default='figure_eight')
     parser.add_argument('--rate', type=float, default=25.0, help='targets per second')
-    parser.add_argument('--r1', type=float, default=1.0)
-    parser.add_argument('--r2', type=float, default=0.7)
+    parser.add_argument('--r1', type=float, default=DEFAULTS['r1'])
+    parser.add_argument('--r2', type=float, default=DEFAULTS['r2'])
     parser.add_argument('--unreachable', choices=['clamp', 'reject'], default='clamp')
     parser.add_argument('--out', default='doc', help='folder for demo.gif and demo.png')
     options = parser.parse_args(argv)

@@ -19,7 +19,8 @@ Every step of ``ik_scalar`` has a row-wise counterpart here, doing the same
 IEEE operations in the same order, so elbows and reached points agree with
 the scalar solver to the last bit (angles to numpy's ``arctan2``, which is not
 libm's); ``test_solver*.py`` holds the two in step.  Work is done in
-cache-sized blocks of rows, with no Python code per target.
+cache-sized blocks of rows, with no Python code per target.  Its length is
+one idea: the scalar method, step by step, for arrays.
 """
 
 from __future__ import annotations

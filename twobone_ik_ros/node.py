@@ -28,6 +28,9 @@ period, so without it a quick sequence could end on a stale model).  Every
 target ends in exactly one counter (see ``diagnostics``), every rejected one
 in a throttled warning, and every one lost on the way is counted as lost.
 
+The file is one idea, the node's wiring; what is not wiring lives in the
+modules it imports (solver, frames, robot_model, markers, diagnostics).
+
 Interface (relative names, so a namespace or a remap moves them):
   subscribes ``target`` (geometry_msgs/PointStamped; QoS overridable with
   the ``qos_overrides./<ns>/target.subscription.*`` parameters);
