@@ -29,12 +29,12 @@ import random
 from diagnostic_msgs.msg import DiagnosticStatus
 from helpers import random_reachable, ROOT
 import pytest
+from rclpy.impl.implementation_singleton import rclpy_implementation
 from rclpy.parameter import Parameter
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
-from rclpy.subscription import RCLError
 from ros_harness import all_finite, NodeProcess, Probe, unique_name
 from twobone_ik_ros.diagnostics import REJECT_REASONS
-from twobone_ik_ros.parameters import DEFAULTS, SPECS, validate_change
+from twobone_ik_ros.parameters import DEFAULTS, validate_change
 from twobone_ik_ros.solver import forward, TwoBoneIK
 from twobone_ik_ros.urdf import arm_urdf
 
@@ -125,9 +125,13 @@ def test_published_angles_reach_200_random_targets(probe, elbow):
 
 
 def test_elbow_topic_matches_the_angles(probe):
-    answer = probe.solve(1.2, 1.9, 5)
-    assert probe.spin_until(lambda: any(e.header.stamp.sec == 5 for e in probe.elbows))
-    elbow = next(e for e in probe.elbows if e.header.stamp.sec == 5)
+    # the node counts the elbow's subscribers at its housekeeping rate, so
+    # the first targets after we subscribed may go without an elbow
+    for stamp in range(5, 105):
+        answer = probe.solve(1.2, 1.9, stamp)
+        if probe.spin_until(lambda: any(e.header.stamp.sec == stamp for e in probe.elbows), 0.5):
+            break
+    elbow = next(e for e in probe.elbows if e.header.stamp.sec == stamp)
     assert elbow.header.frame_id == 'base_link'
     expected, _ = forward(R1, R2, *answer.position)
     assert (elbow.point.x, elbow.point.y) == pytest.approx(expected, abs=1e-9)
@@ -264,10 +268,9 @@ def test_13_after_a_quick_sequence_the_node_keeps_sending_the_last_solution(prob
     assert probe.spin_until(lambda: probe.answer(119) is not None)
     last = tuple(probe.answer(119).position)
     count = len(probe.joint_states)
-    rate = SPECS['joint_state_rate'].default
-    probe.spin_for(5.0 / rate)
+    # at the default 10 Hz, three more come within about 0.3 s (longer when busy)
+    assert probe.spin_until(lambda: len(probe.joint_states) >= count + 3, 10.0)
     later = probe.joint_states[count:]
-    assert len(later) >= 3  # about five at the default 10 Hz
     assert all(tuple(js.position) == last for js in later)
     stamps = [js.header.stamp.sec * 10**9 + js.header.stamp.nanosec for js in later]
     assert stamps == sorted(stamps) and stamps[0] > 10**18  # fresh stamps: now, rising
@@ -339,7 +342,7 @@ def send_mixed(probe, count, pace_every=None):
         try:
             probe.send(*point)
             published += 1
-        except RCLError:
+        except rclpy_implementation.RCLError:  # Jazzy exports it nowhere else
             pass
         if pace_every and i % pace_every == pace_every - 1:
             probe.spin_for(0.005)
