@@ -132,17 +132,17 @@ def plan(values: Mapping[str, str]) -> LaunchPlan:
         packages.append(('robot_state_publisher', 'robot_state_publisher:=false'))
     if values['rviz'] == 'true':
         packages.append(('rviz2', 'rviz:=false'))
-    base_pose = None
+    base_pose: Optional[Tuple[str, float, float, float]] = None
     if values['parent_frame']:
         packages.append(('tf2_ros', "parent_frame:=''"))
-        base_pose = (values['parent_frame'],) + tuple(
-            _float(name, values[name]) for name in ('base_x', 'base_y', 'base_yaw'))
+        base_pose = (values['parent_frame'], _float('base_x', values['base_x']),
+                     _float('base_y', values['base_y']), _float('base_yaw', values['base_yaw']))
     return LaunchPlan(
         config=config,
         node_parameters=([params_file] if params_file else []) + [config.as_parameters()],
         robot_description=config_urdf(config), namespace=namespace,
         target_topic=values['target_topic'], packages=tuple(packages),
-        base_pose=base_pose)  # type: ignore[arg-type]
+        base_pose=base_pose)
 
 
 def check_packages(packages: Tuple[Tuple[str, str], ...],
