@@ -36,7 +36,9 @@ from twobone_ik_ros.parameters import IKConfig
 from twobone_ik_ros.urdf import config_urdf
 
 #: How long a change waits for robot_state_publisher's service to be discovered
-DISCOVERY_TIMEOUT_S = 2.0
+DISCOVERY_TIMEOUT_S = 5.0
+#: How long a sent request may stay unanswered before it is sent again
+RETRY_S = 0.5
 
 
 class RobotModelSync:
@@ -49,6 +51,8 @@ class RobotModelSync:
         self._name = ''
         self._pending: Optional[IKConfig] = None
         self._give_up = 0.0
+        self._future: Any = None
+        self._sent_at = 0.0
         self.state = 'not sent'
 
     def send(self, config: IKConfig) -> None:
@@ -59,6 +63,9 @@ class RobotModelSync:
         the executor time on every wake-up) and ``poll`` sends once it is
         discovered, or gives up after ``DISCOVERY_TIMEOUT_S``.
         """
+        if self._future is not None:  # superseded: only the newest arm matters
+            self._client.remove_pending_request(self._future)
+            self._future = None
         name = config.robot_state_publisher
         if name != self._name:
             if self._client is not None:
@@ -75,17 +82,30 @@ class RobotModelSync:
         self.poll()
 
     def poll(self) -> None:
-        """Send what is pending once robot_state_publisher is discovered (call it often)."""
+        """
+        Send what is pending once robot_state_publisher is discovered (call it often).
+
+        A request sent just after the service was discovered can be lost (the
+        server may not have matched this client yet), so one left unanswered
+        for ``RETRY_S`` is sent again until ``DISCOVERY_TIMEOUT_S`` is up.
+        """
         if self._pending is None:
             return
-        if not self._client.service_is_ready():
-            if time.monotonic() > self._give_up:
-                self._pending = None
-                self.state = 'not sent: no robot_state_publisher'
-            else:
-                self.state = 'waiting for robot_state_publisher'
+        now = time.monotonic()
+        if self._future is not None:
+            if now - self._sent_at < RETRY_S:
+                return
+            self._client.remove_pending_request(self._future)
+            self._future = None
+        if now > self._give_up:
+            self._pending = None
+            self.state = ('not sent: no robot_state_publisher' if self.state.startswith('waiting')
+                          else 'failed: robot_state_publisher did not answer')
             return
-        config, self._pending = self._pending, None
+        if not self._client.service_is_ready():
+            self.state = 'waiting for robot_state_publisher'
+            return
+        config = self._pending
         # frame_prefix first: robot_state_publisher republishes its fixed
         # transforms when it applies robot_description, with the prefix it has
         request = SetParameters.Request(parameters=[
@@ -94,9 +114,15 @@ class RobotModelSync:
             Parameter('robot_description', Parameter.Type.STRING,
                       config_urdf(config)).to_parameter_msg()])
         self.state = 'sending'
-        self._client.call_async(request).add_done_callback(self._on_answer)
+        self._sent_at = now
+        self._future = self._client.call_async(request)
+        self._future.add_done_callback(self._on_answer)
 
     def _on_answer(self, future: Any) -> None:
+        if future is not self._future:
+            return  # an answer to a request given up on
+        self._future = None
+        self._pending = None
         try:
             results = future.result().results
         except Exception as error:  # the service call itself failed: any error
