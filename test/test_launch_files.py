@@ -128,7 +128,7 @@ def test_invalid_values_are_refused_with_the_node_message(given, message):
 
 
 def test_a_file_value_is_validated_like_an_argument(tmp_path):
-    params = write(tmp_path, {'/**': {'ros__parameters': {'elbow_limits': [-4.0, 4.0]}}})
+    params = write(tmp_path, {'/**': {'ros__parameters': {'elbow_limits': [-13.0, 13.0]}}})
     with pytest.raises(LaunchError, match='elbow_limits'):
         plan(values(params_file=params))
 

@@ -196,8 +196,9 @@ def test_extreme_finite_targets_are_clamped_by_the_solver(probe, point):
     ({'elbow': 'sideways'}, 'elbow'), ({'unreachable': 'ignore'}, 'unreachable'),
     ({'joint_names': ['only_one']}, 'joint_names'), ({'base_frame': ''}, 'base_frame'),
     ({'shoulder_limits': [1.0, -1.0]}, 'shoulder_limits'),
-    ({'elbow_limits': [-4.0, 4.0]}, 'elbow_limits'), ({'joint_state_rate': -1.0},
-                                                      'joint_state_rate'),
+    ({'elbow_limits': [-13.0, 13.0]}, 'elbow_limits'),
+    ({'joint_state_rate': -1.0}, 'joint_state_rate'), ({'output': 'screen'}, 'output'),
+    ({'max_joint_velocity': 0.0}, 'max_joint_velocity'),
 ])
 def test_invalid_runtime_change_is_refused_with_its_name(probe, changes, named):
     before = probe.get_values(*changes)
@@ -209,7 +210,7 @@ def test_invalid_runtime_change_is_refused_with_its_name(probe, changes, named):
 def test_the_validator_refuses_what_the_runtime_tests_send():
     """The cases above that pass rclpy's own checks are refused by ``validate`` itself."""
     for name, value in (('r2', 'long'), ('elbow', 'sideways'), ('base_frame', ''),
-                        ('elbow_limits', [-4.0, 4.0])):
+                        ('elbow_limits', [-13.0, 13.0])):
         with pytest.raises(ValueError, match=name):
             validate_change(DEFAULTS, {name: value})
 

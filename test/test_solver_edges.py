@@ -138,7 +138,7 @@ def test_bad_preference_and_policy_are_refused_with_the_choices():
         TwoBoneIK(1.0, 1.0, unreachable='ignore')
 
 
-@pytest.mark.parametrize('limits', [(1.0, -1.0), (-4.0, 0.0), (0.0, NAN), (1.0,), 'ab'])
+@pytest.mark.parametrize('limits', [(1.0, -1.0), (-13.0, 0.0), (0.0, NAN), (1.0,), 'ab'])
 def test_bad_joint_limits_are_refused(limits):
     with pytest.raises(ValueError, match='shoulder_limits'):
         TwoBoneIK(1.0, 1.0, shoulder_limits=limits)

@@ -65,6 +65,13 @@ class TargetCounters:
     rejected_since_report: int = 0
     lost: int = 0
     lost_dds: int = 0
+    #: paths: ``paths == paths_followed + paths_rejected``
+    paths: int = 0
+    paths_followed: int = 0
+    paths_rejected: int = 0
+    path_poses_clamped: int = 0
+    #: elbow flips inside followed paths that the joint limits forced
+    path_flips: int = 0
 
     def reject(self, reason: str) -> None:
         """Count one rejected target (``reason`` from REJECT_REASONS)."""
@@ -113,9 +120,13 @@ class SequenceGaps:
 
 
 def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
-                      parameters: Mapping[str, Any]) -> DiagnosticArray:
+                      parameters: Mapping[str, Any], arm_state: str = '') -> DiagnosticArray:
     """
     One DiagnosticStatus with the counters and the current parameters.
+
+    ``arm_state`` (controller outputs) is the arm's measured position as the
+    node last read it from joint_states, or 'none yet': the first thing to
+    look at when ``closest`` or the move times seem wrong.
 
     The level is WARN when targets were rejected since the previous report
     (so the warning clears once the bad input stops), OK otherwise.
@@ -138,6 +149,15 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
         ('rejected', counters.rejected_total),
     ]
     values += [(f'rejected.{reason}', counters.rejected[reason]) for reason in REJECT_REASONS]
+    values += [
+        ('paths', counters.paths),
+        ('paths.followed', counters.paths_followed),
+        ('paths.rejected', counters.paths_rejected),
+        ('paths.clamped_poses', counters.path_poses_clamped),
+        ('paths.flips', counters.path_flips),
+    ]
+    if arm_state:
+        values.append(('arm_state', arm_state))
     values += [(f'param.{name}', value) for name, value in parameters.items()]
     status.values = [KeyValue(key=key, value=str(value)) for key, value in values]
     array = DiagnosticArray(status=[status])

@@ -31,9 +31,9 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, List, Tuple
 
-from geometry_msgs.msg import PointStamped
 from rclpy.node import Node
 from rclpy.time import Time
+from std_msgs.msg import Header
 
 try:  # tf2_ros_py: a declared dependency, but the PyPI-only venv may lack it
     import tf2_ros
@@ -44,50 +44,53 @@ except ImportError:  # only targets in the base frame then
 MAX_WAITING_TARGETS = 100
 _EXPIRY_PERIOD_S = 0.05
 
-Solve = Callable[[float, float, Any], None]
+Use = Callable[[Any], None]  # takes the geometry_msgs/Transform into the base frame
 Reject = Callable[[str, Callable[[], str]], None]
 
 
 class TargetFrames:
-    """Transforms targets into the base frame and hands them to ``solve``, or to ``reject``."""
+    """Finds the transform of a target (or path) into the base frame, or says why not."""
 
-    def __init__(self, node: Node, base_frame: Callable[[], str], solve: Solve,
-                 reject: Reject) -> None:
-        """Keep the callbacks; nothing is created on the graph until it is needed."""
+    def __init__(self, node: Node, base_frame: Callable[[], str]) -> None:
+        """Keep the node; nothing is created on the graph until it is needed."""
         self._node = node
         self._base_frame = base_frame
-        self._solve = solve
-        self._reject = reject
         self._buffer: Any = None
         self._listener: Any = None
         self._timer: Any = None
         self._waiting: List[Tuple[float, Any]] = []  # (deadline, future)
 
-    def handle(self, msg: PointStamped, timeout: float) -> None:
-        """Solve ``msg`` in the base frame once its transform is known (now or in ``timeout``)."""
-        source = msg.header.frame_id
+    def handle(self, header: Header, timeout: float, use: Use, reject: Reject,
+               what: str = 'target') -> None:
+        """
+        Call ``use`` with the transform from ``header``'s frame to the base frame.
+
+        Now, or once tf2 has it (within ``timeout`` seconds); otherwise call
+        ``reject('unknown_frame', describe)``.  ``what`` names the input in
+        the messages.
+        """
+        source = header.frame_id
         base = self._base_frame()
         if tf2_ros is None:
-            self._reject('unknown_frame', lambda: (
-                f'target in frame {source!r} dropped: the node works in {base!r} '
+            reject('unknown_frame', lambda: (
+                f'{what} in frame {source!r} dropped: the node works in {base!r} '
                 'and tf2_ros is not installed to transform between them'))
             return
         if self._buffer is None:
             self._buffer = tf2_ros.Buffer()
             self._listener = tf2_ros.TransformListener(self._buffer, self._node)
         if len(self._waiting) >= MAX_WAITING_TARGETS:
-            self._reject('unknown_frame', lambda: (
-                f'target in frame {source!r} dropped: {MAX_WAITING_TARGETS} targets are '
+            reject('unknown_frame', lambda: (
+                f'{what} in frame {source!r} dropped: {MAX_WAITING_TARGETS} inputs are '
                 f'already waiting for a transform to {base!r}'))
             return
-        future = self._buffer.wait_for_transform_async(
-            base, source, Time.from_msg(msg.header.stamp))
+        future = self._buffer.wait_for_transform_async(base, source, Time.from_msg(header.stamp))
         answered: List[bool] = []  # rclpy releases may run done callbacks again after a cancel
 
         def once(done: Any) -> None:
             if not answered:
                 answered.append(True)
-                self._on_transform(done, msg, base, timeout)
+                self._on_transform(done, source, base, timeout, use, reject, what)
 
         future.add_done_callback(once)
         if not answered:
@@ -97,28 +100,27 @@ class TargetFrames:
             elif self._timer.is_canceled():
                 self._timer.reset()
 
-    def _on_transform(self, future: Any, msg: PointStamped, base: str, timeout: float) -> None:
-        source = msg.header.frame_id
+    def _on_transform(self, future: Any, source: str, base: str, timeout: float, use: Use,
+                      reject: Reject, what: str) -> None:
         if future.cancelled():
-            self._reject('unknown_frame', lambda: (
-                f'target in frame {source!r} dropped: no transform to {base!r} '
+            reject('unknown_frame', lambda: (
+                f'{what} in frame {source!r} dropped: no transform to {base!r} '
                 f'within transform_timeout={timeout:g} s'))
             return
         try:
             transform = future.result()
         except tf2_ros.TransformException as error:
             detail = f'{type(error).__name__}: {error}'
-            self._reject('unknown_frame', lambda: (
-                f'target in frame {source!r} dropped: no transform to {base!r} ({detail})'))
+            reject('unknown_frame', lambda: (
+                f'{what} in frame {source!r} dropped: no transform to {base!r} ({detail})'))
             return
         changed = self._base_frame()
         if changed != base:
-            self._reject('unknown_frame', lambda: (
-                f'target in frame {source!r} dropped: the base frame changed to {changed!r} '
+            reject('unknown_frame', lambda: (
+                f'{what} in frame {source!r} dropped: the base frame changed to {changed!r} '
                 'while it waited'))
             return
-        x, y = apply_transform(transform.transform, msg.point.x, msg.point.y, msg.point.z)
-        self._solve(x, y, msg.header.stamp)
+        use(transform.transform)
 
     def _expire(self) -> None:
         now = time.monotonic()
@@ -135,9 +137,11 @@ class TargetFrames:
             self._timer.cancel()
 
 
-def apply_transform(transform: Any, x: float, y: float, z: float) -> Tuple[float, float]:
+def apply_transform(transform: Any, x: Any, y: Any, z: Any) -> Tuple[Any, Any]:
     """
     Rotate (x, y, z) by the transform's quaternion, translate, keep x and y.
+
+    Floats or numpy arrays (a whole path at once): the arithmetic is the same.
 
     This is what tf2_geometry_msgs' ``do_transform_point`` computes; that
     module is not a dependency here (it is not available everywhere this

@@ -32,8 +32,8 @@ import numpy as np
 import numpy.typing as npt
 
 from twobone_ik_ros.ik_types import (
-    BatchResult, Branch, ElbowPreference, FloatArray, H_TINY, Reason, SolverConstants, Status,
-    TINY_RADIUS)
+    BatchResult, Branch, ElbowPreference, FloatArray, H_TINY, JointLimits, Reason,
+    SolverConstants, Status, TINY_RADIUS)
 
 _PI = math.pi
 _TWO_PI = 2.0 * math.pi
@@ -259,9 +259,18 @@ def _apply_limits(c: SolverConstants, x: FloatArray, y: FloatArray, s: _Scratch,
 
 def _within_limits(c: SolverConstants, theta1: FloatArray,
                    theta2: FloatArray) -> npt.NDArray[np.bool_]:
-    s, e = c.shoulder_limits, c.elbow_limits
-    return ((theta1 >= s.lower) & (theta1 <= s.upper)
-            & (theta2 >= e.lower) & (theta2 <= e.upper))
+    """Per-row twin of the limit test in ``solve`` (``JointLimits.admits`` beyond +-pi)."""
+    return _admitted(c.shoulder_limits, theta1) & _admitted(c.elbow_limits, theta2)
+
+
+def _admitted(limits: JointLimits, theta: FloatArray) -> npt.NDArray[np.bool_]:
+    if not limits.multi_turn:
+        return (theta >= limits.lower) & (theta <= limits.upper)
+    admitted = np.zeros(theta.shape, np.bool_)
+    for offset in limits.offsets:
+        shifted = theta + offset
+        admitted |= (shifted >= limits.lower) & (shifted <= limits.upper)
+    return admitted
 
 
 def new_batch_result(n: int) -> BatchResult:

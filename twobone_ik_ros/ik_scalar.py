@@ -52,6 +52,9 @@ def compile_solve(c: SolverConstants) -> SolveFunction:
     limited = c.limited
     lo1, hi1 = c.shoulder_limits.lower, c.shoulder_limits.upper
     lo2, hi2 = c.elbow_limits.lower, c.elbow_limits.upper
+    # limits beyond +-pi admit an angle through another representation
+    turns = c.shoulder_limits.multi_turn or c.elbow_limits.multi_turn
+    admits1, admits2 = c.shoulder_limits.admits, c.elbow_limits.admits
     prepare = prepare_outside
     sqrt, atan2, new, result = math.sqrt, math.atan2, new_result, IKResult
     solved, no_reason, up, down = _SOLVED, _NO_REASON, _UP, _DOWN
@@ -91,7 +94,9 @@ def compile_solve(c: SolverConstants) -> SolveFunction:
             theta2 = atan2(-qs, c2)
             if theta2 == -pi:
                 theta2 = pi
-            if not limited or (lo1 <= theta1 <= hi1 and lo2 <= theta2 <= hi2):
+            if not limited or (
+                    (admits1(theta1) and admits2(theta2)) if turns
+                    else (lo1 <= theta1 <= hi1 and lo2 <= theta2 <= hi2)):
                 break
             if switched:
                 return joint_limits

@@ -23,7 +23,7 @@ target and for arrays of targets, and both build their results from here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 import math
 from typing import Callable, Dict, NamedTuple, Optional, Tuple, Type, TypeVar, Union
@@ -142,32 +142,79 @@ class ArmGeometry:
         return abs(self.r1 - self.r2)
 
 
+#: Joint limits may reach this far from zero (two turns each way): enough for
+#: multi-turn joints, small enough that every representation is few offsets.
+MAX_JOINT_ANGLE = 4.0 * _PI
+
+
 @dataclass(frozen=True)
 class JointLimits:
-    """Closed interval ``[lower, upper]`` of one joint, inside [-pi, pi]."""
+    """
+    Closed interval ``[lower, upper]`` of one joint, within +-``MAX_JOINT_ANGLE``.
+
+    The solver works with angles in (-pi, pi]; a joint whose limits reach
+    beyond +-pi (a multi-turn joint) holds an angle as any representation
+    ``angle + 2 pi k`` that lies within them.  ``admits`` says whether one
+    does, ``nearest`` picks the one nearest a reference (the arm's current
+    position), so a joint never unwinds a turn it need not.  For limits within
+    [-pi, pi] both reduce to ``lower <= angle <= upper`` and the angle itself.
+    """
 
     lower: float = -_PI
     upper: float = _PI
+    #: every ``2 pi k`` for which ``[lower, upper] - 2 pi k`` meets [-pi, pi], 0 first
+    offsets: Tuple[float, ...] = field(init=False, repr=False, compare=False, default=())
 
     def __post_init__(self) -> None:
-        """Refuse limits that are not an ordered sub-interval of [-pi, pi]."""
+        """Refuse limits that are not an ordered interval within +-MAX_JOINT_ANGLE."""
         lower, upper = float(self.lower), float(self.upper)
         if not (math.isfinite(lower) and math.isfinite(upper)):
             raise ValueError(f'joint limits must be finite, got [{lower!r}, {upper!r}]')
         if lower > upper:
             raise ValueError(f'joint limits need lower <= upper, got [{lower!r}, {upper!r}]')
-        # Angles are reported in (-pi, pi]; a limit beyond +-pi would admit an
-        # angle only as its 2*pi alias, which the conventions never produce.
-        if lower < -_PI or upper > _PI:
+        if lower < -MAX_JOINT_ANGLE or upper > MAX_JOINT_ANGLE:
             raise ValueError(
-                f'joint limits must lie within [-pi, pi] rad, got [{lower!r}, {upper!r}]')
+                f'joint limits must lie within [-4 pi, 4 pi] rad (two turns each way), '
+                f'got [{lower!r}, {upper!r}]')
         object.__setattr__(self, 'lower', lower)
         object.__setattr__(self, 'upper', upper)
+        first = math.ceil((lower - _PI) / _TWO_PI)
+        last = math.floor((upper + _PI) / _TWO_PI)
+        object.__setattr__(self, 'offsets', tuple(
+            _TWO_PI * k for k in sorted(range(first, last + 1), key=abs)))
+
+    @property
+    def multi_turn(self) -> bool:
+        """Tell whether a limit lies beyond +-pi, so angles may need another representation."""
+        return self.lower < -_PI or self.upper > _PI
 
     @property
     def is_full_circle(self) -> bool:
         """Tell whether the interval admits every angle the solver can produce."""
-        return self.lower <= -_PI and self.upper >= _PI
+        return self.upper - self.lower >= _TWO_PI
+
+    def admits(self, angle: float) -> bool:
+        """Tell whether some representation of ``angle`` (in (-pi, pi]) lies within the limits."""
+        lower, upper = self.lower, self.upper
+        return any(lower <= angle + offset <= upper
+                   for offset in self.offsets)
+
+    def nearest(self, angle: float, reference: Optional[float]) -> float:
+        """
+        Return the representation of ``angle`` within the limits nearest ``reference``.
+
+        ``angle`` is one the limits admit; without a reference the one nearest
+        ``angle`` itself.  Within [-pi, pi] limits that is ``angle``.
+        """
+        if not self.multi_turn:
+            return angle
+        target = angle if reference is None or not math.isfinite(reference) else reference
+        best, best_distance = angle, math.inf
+        for offset in self.offsets:
+            candidate = angle + offset
+            if self.lower <= candidate <= self.upper and abs(candidate - target) < best_distance:
+                best, best_distance = candidate, abs(candidate - target)
+        return best
 
 
 class IKResult(NamedTuple):

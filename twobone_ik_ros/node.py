@@ -33,17 +33,20 @@ modules it imports (solver, frames, robot_model, markers, diagnostics).
 
 Interface (relative names, so a namespace or a remap moves them):
   subscribes ``target`` (geometry_msgs/PointStamped; QoS overridable with
-  the ``qos_overrides./<ns>/target.subscription.*`` parameters);
-  publishes ``joint_states`` (sensor_msgs/JointState), ``elbow``
-  (geometry_msgs/PointStamped, only while someone subscribes), ``markers``
-  (visualization_msgs/MarkerArray, transient local) and ``/diagnostics``
-  (diagnostic_msgs/DiagnosticArray);
+  the ``qos_overrides./<ns>/target.subscription.*`` parameters) and ``path``
+  (nav_msgs/Path, solved whole: ``motion.plan_path``);
+  publishes the solutions as the ``output`` parameter says (``outputs``):
+  ``joint_states`` (sensor_msgs/JointState), or ``commands``
+  (std_msgs/Float64MultiArray) or ``joint_trajectory``
+  (trajectory_msgs/JointTrajectory) while subscribing to the arm's
+  ``joint_states``; and ``elbow`` (geometry_msgs/PointStamped, only while
+  someone subscribes), ``markers`` (visualization_msgs/MarkerArray,
+  transient local) and ``/diagnostics`` (diagnostic_msgs/DiagnosticArray);
   calls ``<robot_state_publisher>/set_parameters`` when the arm changes.
 """
 
 from __future__ import annotations
 
-from array import array
 import gc
 import math
 import sys
@@ -52,6 +55,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
+from nav_msgs.msg import Path
+import numpy as np
 from rcl_interfaces.msg import SetParametersResult
 import rclpy
 from rclpy.executors import ExternalShutdownException
@@ -65,11 +70,12 @@ from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from rclpy.qos_overriding_options import QoSOverridingOptions
 from rclpy.subscription import Subscription
-from sensor_msgs.msg import JointState
 from twobone_ik_ros.diagnostics import (
     build_diagnostics, REJECTION_TEXT, SequenceGaps, TargetCounters)
-from twobone_ik_ros.frames import TargetFrames
+from twobone_ik_ros.frames import apply_transform, TargetFrames
 from twobone_ik_ros.markers import arm_markers, move_arm_markers, workspace_markers
+from twobone_ik_ros.motion import Angles, nearest_angles, plan_path
+from twobone_ik_ros.outputs import ArmOutput
 from twobone_ik_ros.parameters import (
     as_double, descriptor, IKConfig, MODEL_PARAMETERS, PARAMETER_NAMES, PARAMETERS, validate,
     validate_change)
@@ -113,16 +119,13 @@ class TwoBoneIKNode(Node):
         self._housekeeping_timer: Any = None
         self._last_warning: Dict[str, float] = {}
         self._suppressed: Dict[str, int] = {}
-        self._joints_msg = JointState()
-        self._joints_msg.position = array('d', (0.0, 0.0))
-        self._position = self._joints_msg.position
+        self._turns = False  # a joint limit reaches beyond +-pi
         self._elbow_listeners = 0  # the elbow's subscribers, counted by the housekeeping
         self._elbow_msg = PointStamped()
         self._drawing = MarkerArray()  # arm, joints, target, then the workspace circles
-        self._frames = TargetFrames(self, lambda: self._config.frame, self._solve, self._reject)
+        self._frames = TargetFrames(self, lambda: self._config.frame)
         self._robot_model = RobotModelSync(self)
-
-        self._joint_pub = self.create_publisher(JointState, 'joint_states', QUEUE_DEPTH)
+        self._output = ArmOutput(self, self._moved)
         # secondary outputs without QoS event handlers (each is an entity the
         # executor checks on every wake-up); their subscribers still report a
         # QoS mismatch on their side
@@ -144,6 +147,7 @@ class TwoBoneIKNode(Node):
             QUEUE_DEPTH, qos_overriding_options=QoSOverridingOptions.with_default_policies(),
             event_callbacks=SubscriptionEventCallbacks(message_lost=self._on_message_lost,
                                                        use_default_callbacks=False))
+        self.create_subscription(Path, 'path', self._on_path, QUEUE_DEPTH)
         if hasattr(self, 'add_pre_set_parameters_callback'):  # not on Humble
             self.add_pre_set_parameters_callback(_doubles_as_doubles)
         self.add_on_set_parameters_callback(self._on_set_parameters)
@@ -168,14 +172,22 @@ class TwoBoneIKNode(Node):
         self._counters.received += 1
         frame = msg.header.frame_id
         if frame and frame != self._config.frame:
-            self._frames.handle(msg, self._config.transform_timeout)
+            point, stamp = msg.point, msg.header.stamp
+            self._frames.handle(msg.header, self._config.transform_timeout, lambda transform: (
+                self._solve(*apply_transform(transform, point.x, point.y, point.z), stamp)),
+                self._reject)
             return
         self._solve(msg.point.x, msg.point.y, msg.header.stamp)
 
     def _solve(self, x: float, y: float, stamp: Any) -> None:
         """Solve a target in the base frame; publish it, or count and warn why not."""
         config = self._config
-        result = config.solver.solve(x, y, self._previous)
+        output = self._output
+        if output.playing:
+            output.stop_playback()  # the newest input wins
+        # the arm's measured state when a controller output reads one
+        start = output.measured or self._previous
+        result = config.solver.solve(x, y, start)
         if result.status is Status.REJECTED:
             reason = result.reason.label
             self._reject(reason, lambda: (
@@ -188,14 +200,11 @@ class TwoBoneIKNode(Node):
             stamp = self.get_clock().now().to_msg()
         theta1, theta2, elbow_xy = result.theta1, result.theta2, result.elbow
         assert theta1 is not None and theta2 is not None and elbow_xy is not None
-        # one message object each, reused: publish() serialises at once, and
-        # the names and frame only change with the parameters
-        joints = self._joints_msg
-        joints.header.stamp = stamp
-        position = self._position  # joints.position itself: filled in place, no list
-        position[0] = theta1
-        position[1] = theta2
-        self._joint_pub.publish(joints)
+        if self._turns:  # multi-turn joints: the representation nearest the arm
+            theta1, theta2 = nearest_angles(config.solver, theta1, theta2, start)
+        # messages are reused: publish() serialises at once, and the names
+        # and frame only change with the parameters
+        output.send(theta1, theta2, stamp, start)
         if self._elbow_listeners:
             elbow = self._elbow_msg
             elbow.header.stamp = stamp
@@ -209,13 +218,17 @@ class TwoBoneIKNode(Node):
         self._show_target((x, y), result.status)
 
     def _reject(self, reason: str, describe: Callable[[], str]) -> None:
+        """Count a rejected target and warn (throttled)."""
+        self._counters.reject(reason)
+        self._warn(reason, describe)
+
+    def _warn(self, reason: str, describe: Callable[[], str]) -> None:
         """
-        Count a rejected target and warn, at most once per period per reason.
+        Warn at most once per period per reason.
 
         rclpy's ``throttle_duration_sec`` would drop the warnings in between
         without a trace; this one says how many it held back.
         """
-        self._counters.reject(reason)
         now = time.monotonic()
         if now - self._last_warning.get(reason, -math.inf) < WARNING_PERIOD_S:
             self._suppressed[reason] = self._suppressed.get(reason, 0) + 1
@@ -229,6 +242,66 @@ class TwoBoneIKNode(Node):
         self._shown_target = target
         self._shown_status = status
         self._markers_stale = True
+
+    # ------------------------------------------------------------ paths
+
+    def _on_path(self, msg: Path) -> None:
+        """Bring a path into the base frame (as targets are), then plan and send it."""
+        self._counters.paths += 1
+        header = msg.header
+        if not header.frame_id and msg.poses:
+            header = msg.poses[0].header
+        poses = msg.poses
+        points = np.empty((len(poses), 2))
+        stamps = np.empty(len(poses), np.int64)
+        for i, pose in enumerate(poses):
+            position, stamp = pose.pose.position, pose.header.stamp
+            points[i, 0] = position.x
+            points[i, 1] = position.y
+            stamps[i] = stamp.sec * 1_000_000_000 + stamp.nanosec
+        frame = header.frame_id
+        if frame and frame != self._config.frame:
+            def use(transform: Any) -> None:
+                zs = np.array([pose.pose.position.z for pose in poses])
+                xs, ys = apply_transform(transform, points[:, 0], points[:, 1], zs)
+                self._follow(np.column_stack((xs, ys)), stamps)
+            self._frames.handle(header, self._config.transform_timeout, use,
+                                self._reject_path, 'path')
+            return
+        self._follow(points, stamps)
+
+    def _follow(self, points: np.ndarray, stamps: np.ndarray) -> None:
+        config = self._config
+        output = self._output
+        start = output.measured or self._previous
+        plan = plan_path(config.solver, points, stamps, start, config.max_joint_velocity,
+                         config.min_move_time)
+        if plan.rejected:
+            text = REJECTION_TEXT.get(plan.rejected, 'the path has no poses')
+            self._reject_path(plan.rejected, lambda: (
+                f'path of {len(points)} poses rejected: pose {plan.rejected_index} is '
+                f'{plan.rejected} ({text}; unreachable={config.solver.unreachable.value})'))
+            return
+        self._counters.paths_followed += 1
+        self._counters.path_poses_clamped += plan.clamped
+        self._counters.path_flips += plan.flips
+        if plan.flips or plan.unwound:
+            self._warn('path_flip', lambda: (
+                f'path of {len(points)} poses: the joint limits forced {plan.flips} elbow '
+                f'flip(s) and {plan.unwound} full-turn unwinding(s)'))
+        output.follow(plan, config.joint_names)
+        if not output.playing:  # sent whole: the arm's goal is its last point
+            self._moved((float(plan.positions[-1, 0]), float(plan.positions[-1, 1])))
+
+    def _moved(self, position: Angles) -> None:
+        """Record where a path put the arm (for closest, markers and the next move)."""
+        self._previous = position
+        self._shown_target = None
+        self._markers_stale = True
+
+    def _reject_path(self, reason: str, describe: Callable[[], str]) -> None:
+        self._counters.paths_rejected += 1
+        self._warn('path ' + reason, describe)
 
     # ---------------------------------------------------------- timers
 
@@ -254,8 +327,15 @@ class TwoBoneIKNode(Node):
             self._diag_pub.publish(build_diagnostics(
                 self.get_fully_qualified_name().lstrip('/'), self.get_clock().now().to_msg(),
                 self._counters,
-                dict(self._config.as_parameters(), robot_description=self._robot_model.state)))
+                dict(self._config.as_parameters(), robot_description=self._robot_model.state),
+                self._arm_state()))
             self._counters.rejected_since_report = 0
+
+    def _arm_state(self) -> str:
+        if not self._config.output.drives_controller:
+            return ''
+        measured = self._output.measured
+        return 'none yet' if measured is None else f'{measured[0]!r} {measured[1]!r}'
 
     def _publish_markers(self) -> None:
         config = self._config
@@ -266,12 +346,8 @@ class TwoBoneIKNode(Node):
 
     def _republish_joint_state(self) -> None:
         """Publish the current solution again, stamped now (see the module docstring)."""
-        if self._previous is None:
-            return
-        joints = self._joints_msg
-        joints.header.stamp = self.get_clock().now().to_msg()
-        self._position[0], self._position[1] = self._previous
-        self._joint_pub.publish(joints)
+        if self._previous is not None:
+            self._output.republish(self._previous, self.get_clock().now().to_msg())
 
     # ------------------------------------------------------- parameters
 
@@ -296,7 +372,9 @@ class TwoBoneIKNode(Node):
         """Make ``config`` the one in force, with what is derived from it."""
         previous = getattr(self, '_config', None)
         self._config = config
-        self._joints_msg.name = list(config.joint_names)
+        self._output.configure(config)
+        self._turns = config.solver.shoulder_limits.multi_turn or \
+            config.solver.elbow_limits.multi_turn
         self._elbow_msg.header.frame_id = config.frame
         self._drawing.markers = (
             arm_markers(config.frame, config.r1, config.r2, (0.0, 0.0), None, Status.SOLVED)

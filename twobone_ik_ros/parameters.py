@@ -32,15 +32,35 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 import math
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
+from twobone_ik_ros.ik_types import enum_value
 from twobone_ik_ros.solver import (
     ElbowPreference, LINK_LENGTH_RANGE, TwoBoneIK, UnreachablePolicy)
 
 #: Ranges of the numeric parameters that are not link lengths.
 JOINT_STATE_RATE_RANGE = (0.0, 1000.0)
 TRANSFORM_TIMEOUT_RANGE = (0.0, 10.0)
+MAX_JOINT_VELOCITY_RANGE = (1e-3, 100.0)
+MIN_MOVE_TIME_RANGE = (1e-3, 60.0)
+
+
+class Output(str, Enum):
+    """Where the solutions go: a display, or one of ros2_controllers' command topics."""
+
+    #: ``joint_states`` (sensor_msgs/JointState), for robot_state_publisher
+    JOINT_STATES = 'joint_states'
+    #: ``commands`` (std_msgs/Float64MultiArray), for forward_command_controller
+    FORWARD_COMMAND = 'forward_command'
+    #: ``joint_trajectory`` (trajectory_msgs/JointTrajectory), for joint_trajectory_controller
+    JOINT_TRAJECTORY = 'joint_trajectory'
+
+    @property
+    def drives_controller(self) -> bool:
+        """Tell whether this output commands a controller (and reads the arm's joint_states)."""
+        return self is not Output.JOINT_STATES
 
 
 @dataclass(frozen=True)
@@ -61,6 +81,7 @@ def _choices(kind: Any) -> Tuple[str, ...]:
     return tuple(member.value for member in kind)
 
 
+_LIMITS = 'two numbers, -4 pi <= min <= max <= 4 pi (two turns each way)'
 _LENGTH = (f'> 0, within [{LINK_LENGTH_RANGE[0]:g}, {LINK_LENGTH_RANGE[1]:g}]; '
            'integers are accepted and stored as doubles')
 
@@ -89,11 +110,12 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
                   'Names of the shoulder and elbow joints in the published JointState.',
                   'two distinct non-empty names'),
     ParameterSpec('shoulder_limits', [-math.pi, math.pi], 'double_array',
-                  'Allowed [min, max] of theta1 in radians.',
-                  'two numbers, -pi <= min <= max <= pi'),
+                  'Allowed [min, max] of theta1 in radians; beyond +-pi for a multi-turn '
+                  'joint, which gets the angle within them nearest its current position.',
+                  _LIMITS),
     ParameterSpec('elbow_limits', [-math.pi, math.pi], 'double_array',
-                  'Allowed [min, max] of theta2 in radians.',
-                  'two numbers, -pi <= min <= max <= pi'),
+                  'Allowed [min, max] of theta2 in radians (as shoulder_limits).',
+                  _LIMITS),
     ParameterSpec('joint_state_rate', 10.0, 'double',
                   'Rate in Hz at which the current solution is published again on '
                   'joint_states (as joint_state_publisher does), so that robot_state_publisher '
@@ -111,6 +133,24 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
                   "this node's namespace) whose robot_description is updated when the arm "
                   'changes at runtime; empty turns it off.',
                   'empty or a node name'),
+    ParameterSpec('output', Output.JOINT_STATES.value, 'string',
+                  'Where solutions go: joint_states (for display with robot_state_publisher), '
+                  'forward_command (Float64MultiArray on commands, for '
+                  'forward_command_controller) or joint_trajectory (JointTrajectory on '
+                  'joint_trajectory, for joint_trajectory_controller). Both controller outputs '
+                  "read the arm's measured joint_states instead of publishing them.",
+                  'one of joint_states, forward_command, joint_trajectory', _choices(Output)),
+    ParameterSpec('max_joint_velocity', 1.0, 'double',
+                  'Fastest joint speed in rad/s a joint_trajectory move or a path without '
+                  'timestamps is timed for: a move takes max(min_move_time, largest joint '
+                  'change / max_joint_velocity).',
+                  f'{MAX_JOINT_VELOCITY_RANGE[0]:g} <= velocity <= '
+                  f'{MAX_JOINT_VELOCITY_RANGE[1]:g}', limits=MAX_JOINT_VELOCITY_RANGE),
+    ParameterSpec('min_move_time', 0.1, 'double',
+                  'Shortest time_from_start in seconds of a joint_trajectory move, however '
+                  'small the move.',
+                  f'{MIN_MOVE_TIME_RANGE[0]:g} <= time <= {MIN_MOVE_TIME_RANGE[1]:g}',
+                  limits=MIN_MOVE_TIME_RANGE),
 )
 
 SPECS: Dict[str, ParameterSpec] = {spec.name: spec for spec in PARAMETERS}
@@ -137,6 +177,9 @@ class IKConfig:
     joint_state_rate: float
     transform_timeout: float
     robot_state_publisher: str
+    output: Output
+    max_joint_velocity: float
+    min_move_time: float
 
     @property
     def r1(self) -> float:
@@ -165,6 +208,9 @@ class IKConfig:
             'joint_state_rate': self.joint_state_rate,
             'transform_timeout': self.transform_timeout,
             'robot_state_publisher': self.robot_state_publisher,
+            'output': self.output.value,
+            'max_joint_velocity': self.max_joint_velocity,
+            'min_move_time': self.min_move_time,
         }
 
 
@@ -192,9 +238,14 @@ def validate(values: Mapping[str, Any]) -> IKConfig:
                        elbow=values['elbow'], unreachable=values['unreachable'],
                        shoulder_limits=_pair('shoulder_limits', values['shoulder_limits']),
                        elbow_limits=_pair('elbow_limits', values['elbow_limits']))
-    return IKConfig(solver=solver, base_frame=base_frame, frame_prefix=prefix,
-                    joint_names=_joint_names(values['joint_names']), joint_state_rate=rate,
-                    transform_timeout=timeout, robot_state_publisher=rsp)
+    return IKConfig(
+        solver=solver, base_frame=base_frame, frame_prefix=prefix,
+        joint_names=_joint_names(values['joint_names']), joint_state_rate=rate,
+        transform_timeout=timeout, robot_state_publisher=rsp,
+        output=enum_value(Output, values['output'], 'output'),
+        max_joint_velocity=_in_range('max_joint_velocity', values['max_joint_velocity'],
+                                     MAX_JOINT_VELOCITY_RANGE),
+        min_move_time=_in_range('min_move_time', values['min_move_time'], MIN_MOVE_TIME_RANGE))
 
 
 def validate_change(current: Mapping[str, Any], changes: Mapping[str, Any]) -> IKConfig:

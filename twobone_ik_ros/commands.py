@@ -1,0 +1,73 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Controller commands as messages: pure builders, as ``markers`` is for RViz.
+
+What ros2_controllers check on these topics (and the node's tests check
+with stand-in controllers): forward_command_controller takes a
+Float64MultiArray whose ``data`` has one value per joint, in its ``joints``
+order; joint_trajectory_controller takes a JointTrajectory naming all its
+joints, with at least one point, ``positions`` of that size, and
+``time_from_start`` strictly increasing; a zero ``header.stamp`` means
+"start now".  No velocities are sent: the controller interpolates, and
+the last point then has none to be non-zero.
+"""
+
+from __future__ import annotations
+
+from typing import List, Sequence
+
+from builtin_interfaces.msg import Duration
+import numpy as np
+import numpy.typing as npt
+from std_msgs.msg import Float64MultiArray
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+
+_NS = 1_000_000_000
+
+
+def forward_command(positions: Sequence[float]) -> Float64MultiArray:
+    """Return the forward_command_controller command for ``positions`` (joint_names order)."""
+    return Float64MultiArray(data=[float(value) for value in positions])
+
+
+def duration(nanoseconds: int) -> Duration:
+    """Return ``nanoseconds`` as a builtin_interfaces Duration."""
+    seconds, rest = divmod(int(nanoseconds), _NS)
+    return Duration(sec=seconds, nanosec=rest)
+
+
+def joint_trajectory(joint_names: Sequence[str], positions: npt.ArrayLike,
+                     times_ns: npt.ArrayLike) -> JointTrajectory:
+    """
+    Return a JointTrajectory through ``positions`` (N, joints) at ``times_ns`` from now.
+
+    The message is built once per move or path; its points are made from
+    plain lists (``tolist``), the fastest way rclpy's generated classes take
+    them.
+    """
+    msg = JointTrajectory()
+    msg.joint_names = list(joint_names)
+    rows = np.asarray(positions, dtype=np.float64).tolist()
+    seconds, nanoseconds = np.divmod(np.asarray(times_ns, dtype=np.int64), _NS)
+    points: List[JointTrajectoryPoint] = []
+    append = points.append
+    for row, sec, nanosec in zip(rows, seconds.tolist(), nanoseconds.tolist()):
+        point = JointTrajectoryPoint()
+        point.positions = row
+        point.time_from_start = Duration(sec=sec, nanosec=nanosec)
+        append(point)
+    msg.points = points
+    return msg

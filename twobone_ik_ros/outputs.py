@@ -1,0 +1,220 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Where the node's solutions go, for each value of the ``output`` parameter.
+
+``joint_states`` publishes sensor_msgs/JointState for robot_state_publisher
+(a display).  The two controller outputs drive an arm through ros2_control:
+``forward_command`` publishes Float64MultiArray on ``commands``,
+``joint_trajectory`` a JointTrajectory on ``joint_trajectory``; both then
+leave ``joint_states`` to the arm's joint_state_broadcaster and read it
+instead (``measured``), as the start of each move and the previous solution
+for ``closest``.
+
+``ArmOutput`` owns the entities of the current mode and swaps them when the
+parameter changes, so only what the mode uses is on the graph (every entity
+costs the executor time on each wake-up).  Paths go out as one trajectory,
+or are played back at their timing on the other two outputs.
+"""
+
+from __future__ import annotations
+
+from array import array
+import math
+import time
+from typing import Any, Callable, List, Optional, Sequence, Tuple
+
+import numpy as np
+from rclpy.node import Node
+from rclpy.qos import qos_profile_sensor_data
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+from twobone_ik_ros.commands import duration, joint_trajectory
+from twobone_ik_ros.motion import Angles, move_time, PathPlan
+from twobone_ik_ros.parameters import IKConfig, Output
+
+#: How often a path played back on joint_states or commands is sampled.
+PLAYBACK_RATE_HZ = 50.0
+QUEUE_DEPTH = 10
+
+
+class ArmOutput:
+    """Publishers (and the arm's state) of the node's current ``output`` mode."""
+
+    def __init__(self, node: Node, moved: Callable[[Angles], None]) -> None:
+        """Nothing is created until ``configure``; ``moved`` hears each position played back."""
+        self._node = node
+        self._moved = moved
+        self._output: Optional[Output] = None
+        self._publisher: Any = None
+        self._state_subscription: Any = None
+        self._names: Tuple[str, str] = ('', '')
+        self._config: Optional[IKConfig] = None
+        #: the arm's measured (theta1, theta2), from its joint_states (controller outputs)
+        self.measured: Optional[Angles] = None
+        self._state_names: Optional[List[str]] = None
+        self._state_index: Optional[Tuple[int, int]] = None
+        self._joints = JointState()
+        self._joints.position = array('d', (0.0, 0.0))
+        self._command = Float64MultiArray()
+        self._command.data = array('d', (0.0, 0.0))
+        self._move = JointTrajectory()
+        self._move.points = [JointTrajectoryPoint()]
+        self._move.points[0].positions = array('d', (0.0, 0.0))
+        self._playback: Optional[Tuple[np.ndarray, np.ndarray, int]] = None
+        self._playback_timer: Any = None
+        #: publishes one solution: (theta1, theta2, stamp, start of the move or None)
+        self.send: Callable[[float, float, Any, Optional[Angles]], None] = self._send_nothing
+
+    @property
+    def output(self) -> Optional[Output]:
+        """Return the mode in force."""
+        return self._output
+
+    def configure(self, config: IKConfig) -> None:
+        """Make ``config``'s output the one in force (new entities only when it changed)."""
+        self._config = config
+        names = config.joint_names
+        self._joints.name = list(names)
+        self._move.joint_names = list(names)
+        if names != self._names:
+            self._names = names
+            self._state_names, self._state_index, self.measured = None, None, None
+        if config.output is self._output:
+            return
+        self.stop_playback()
+        if self._publisher is not None:
+            self._node.destroy_publisher(self._publisher)
+        if self._state_subscription is not None:
+            self._node.destroy_subscription(self._state_subscription)
+        self._state_subscription = None
+        self.measured = None
+        self._output = config.output
+        node = self._node
+        if config.output is Output.JOINT_STATES:
+            self._publisher = node.create_publisher(JointState, 'joint_states', QUEUE_DEPTH)
+            self.send = self._send_joint_state
+        else:
+            if config.output is Output.FORWARD_COMMAND:
+                self._publisher = node.create_publisher(Float64MultiArray, 'commands',
+                                                        QUEUE_DEPTH)
+                self.send = self._send_command
+            else:
+                self._publisher = node.create_publisher(JointTrajectory, 'joint_trajectory',
+                                                        QUEUE_DEPTH)
+                self.send = self._send_move
+            # best effort takes both reliable and best-effort publishers of the state
+            self._state_subscription = node.create_subscription(
+                JointState, 'joint_states', self._on_joint_state, qos_profile_sensor_data)
+
+    # --------------------------------------------------------- one target
+
+    def _send_nothing(self, theta1: float, theta2: float, stamp: Any,
+                      start: Optional[Angles]) -> None:
+        raise RuntimeError('ArmOutput.configure was not called')
+
+    def _send_joint_state(self, theta1: float, theta2: float, stamp: Any,
+                          start: Optional[Angles]) -> None:
+        joints = self._joints
+        joints.header.stamp = stamp
+        position = joints.position  # filled in place, no new list
+        position[0] = theta1
+        position[1] = theta2
+        self._publisher.publish(joints)
+
+    def _send_command(self, theta1: float, theta2: float, stamp: Any,
+                      start: Optional[Angles]) -> None:
+        data = self._command.data
+        data[0] = theta1
+        data[1] = theta2
+        self._publisher.publish(self._command)
+
+    def _send_move(self, theta1: float, theta2: float, stamp: Any,
+                   start: Optional[Angles]) -> None:
+        config = self._config
+        assert config is not None
+        point = self._move.points[0]
+        point.positions[0] = theta1
+        point.positions[1] = theta2
+        seconds = move_time(start, (theta1, theta2), config.max_joint_velocity,
+                            config.min_move_time)
+        point.time_from_start = duration(round(seconds * 1e9))
+        self._publisher.publish(self._move)
+
+    def republish(self, position: Angles, stamp: Any) -> None:
+        """Publish ``position`` again on joint_states (that output only)."""
+        if self._output is Output.JOINT_STATES and self._playback is None:
+            self.send(position[0], position[1], stamp, None)
+
+    # --------------------------------------------------------- the arm's state
+
+    def _on_joint_state(self, msg: JointState) -> None:
+        """Keep the arm's (theta1, theta2): matched by name, any order, other joints ignored."""
+        names = msg.name
+        if names != self._state_names:
+            self._state_names = list(names)
+            try:
+                self._state_index = (names.index(self._names[0]), names.index(self._names[1]))
+            except ValueError:
+                self._state_index = None
+        index = self._state_index
+        if index is None:
+            return
+        position = msg.position
+        if len(position) > max(index):
+            theta1, theta2 = position[index[0]], position[index[1]]
+            if math.isfinite(theta1) and math.isfinite(theta2):
+                self.measured = (theta1, theta2)
+
+    # --------------------------------------------------------- paths
+
+    def follow(self, plan: PathPlan, names: Sequence[str]) -> None:
+        """Send a planned path: one trajectory, or a playback at its timing."""
+        self.stop_playback()
+        if self._output is Output.JOINT_TRAJECTORY:
+            self._publisher.publish(joint_trajectory(names, plan.positions, plan.times_ns))
+            return
+        self._playback = (plan.positions, plan.times_ns, time.monotonic_ns())
+        if self._playback_timer is None:
+            self._playback_timer = self._node.create_timer(1.0 / PLAYBACK_RATE_HZ, self._play)
+        else:
+            self._playback_timer.reset()
+
+    def stop_playback(self) -> None:
+        """Stop a path being played back (a new target or path replaces it)."""
+        if self._playback is not None:
+            self._playback = None
+            if self._playback_timer is not None:
+                self._playback_timer.cancel()
+
+    @property
+    def playing(self) -> bool:
+        """Tell whether a path is being played back."""
+        return self._playback is not None
+
+    def _play(self) -> None:
+        """Publish the last pose of the path that is due, and stop after the final one."""
+        if self._playback is None:
+            return
+        positions, times_ns, start = self._playback
+        index = int(np.searchsorted(times_ns, time.monotonic_ns() - start, side='right')) - 1
+        if index < 0:
+            return
+        theta1, theta2 = float(positions[index, 0]), float(positions[index, 1])
+        self.send(theta1, theta2, self._node.get_clock().now().to_msg(), None)
+        self._moved((theta1, theta2))
+        if index == len(times_ns) - 1:
+            self.stop_playback()
