@@ -61,7 +61,7 @@ def _launch_setup(context):
     actions = [Node(
         package=PACKAGE, executable='twobone_ik_node', name='twobone_ik',
         namespace=namespace, output='screen', parameters=the.node_parameters,
-        remappings=[('target', the.target_topic)], on_exit=_shut_down_with_the_node,
+        remappings=list(the.remappings), on_exit=_shut_down_with_the_node,
     )]
     if any(package == 'robot_state_publisher' for package, _ in the.packages):
         actions.append(Node(

@@ -70,7 +70,7 @@ class StandInArm:
         self._clock = node.get_clock()
         node.create_timer(1.0 / STATE_RATE_HZ, self.publish_state)
 
-    def set(self, theta1, theta2):
+    def move_to(self, theta1, theta2):
         """Put the mock arm somewhere (as if another controller had moved it)."""
         self.position = dict(zip(self.joints, (theta1, theta2)))
 

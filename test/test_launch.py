@@ -268,3 +268,38 @@ def test_sigint_ends_every_launch_file_with_exit_code_zero(launches, probe, laun
 
 def test_the_resolved_defaults_validate():
     assert validate(DEFAULTS).frame == 'base_link'
+
+
+@pytest.mark.parametrize('output, controller, topic', [
+    ('forward_command', '', 'forward_position_controller/commands'),
+    ('joint_trajectory', 'arm_controller', 'arm_controller/joint_trajectory')])
+def test_a_controller_output_commands_its_controller_and_starts_no_robot_state_publisher(
+        launches, probe, output, controller, topic):
+    namespace = unique_name('control')
+    launch = launches('twobone_ik.launch.py', f'namespace:={namespace}', f'output:={output}',
+                      *([f'controller:={controller}'] if controller else []))
+    listener = probe(namespace=f'/{namespace}')
+    node = listener.node
+    assert listener.spin_until(
+        lambda: node.count_publishers(f'/{namespace}/{topic}') == 1 and listener.markers, 30.0), \
+        launch.output()
+    # the node reads the arm's state (the probe listens there too)
+    assert node.count_subscribers(f'/{namespace}/joint_states') == 2
+    assert node.count_publishers(f'/{namespace}/joint_states') == 0
+    assert 'robot_state_publisher' not in node.get_node_names()
+    assert listener.get_values('output') == {'output': output}
+    assert launch.interrupt() == 0, launch.output()
+    assert_nothing_left(namespace)
+
+
+def test_control_launch_shows_its_defaults_and_names_what_to_install(launches):
+    output = show_args(launches, 'control.launch.py')
+    assert "'output':" in output and "(default: 'joint_trajectory')" in output
+    namespace = unique_name('control')
+    launch = launches('control.launch.py', f'namespace:={namespace}')
+    assert launch.wait() != 0
+    text = launch.output()
+    # controller_manager needs rclcpp: here the launch gets as far as looking it up
+    assert "package 'controller_manager' not found; install ros-$ROS_DISTRO-ros2-control" in text
+    assert 'process started' not in text
+    assert_nothing_left(namespace)

@@ -48,9 +48,9 @@ def values(**given):
 
 def test_launch_arguments_are_the_ones_users_type():
     assert ARGUMENT_NAMES == (
-        'r1', 'r2', 'elbow', 'unreachable', 'base_frame', 'frame_prefix', 'namespace',
-        'target_topic', 'params_file', 'robot_state_publisher', 'rviz', 'parent_frame',
-        'base_x', 'base_y', 'base_yaw')
+        'r1', 'r2', 'elbow', 'unreachable', 'base_frame', 'frame_prefix', 'output',
+        'namespace', 'target_topic', 'params_file', 'controller', 'robot_state_publisher',
+        'rviz', 'ros2_control', 'parent_frame', 'base_x', 'base_y', 'base_yaw')
     for name in NODE_ARGUMENTS:  # derived from the parameter table
         arg = LAUNCH_ARGUMENTS[ARGUMENT_NAMES.index(name)]
         assert arg.default == '' and arg.description.startswith(SPECS[name].description)

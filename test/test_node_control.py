@@ -68,7 +68,7 @@ class Arm:
 
     def wait_for_state(self, theta1, theta2, timeout=20.0):
         """Wait until the node's diagnostics report the arm at (theta1, theta2)."""
-        self.arm.set(theta1, theta2)
+        self.arm.move_to(theta1, theta2)
         expected = f'{theta1!r} {theta2!r}'
         deadline = self.probe.node.get_clock().now().nanoseconds + timeout * 1e9
         while self.probe.node.get_clock().now().nanoseconds < deadline:

@@ -33,7 +33,7 @@ node's subscription matched.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Mapping
+from typing import Any, Dict, List, Mapping, Tuple
 
 from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
@@ -140,7 +140,7 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
     else:
         status.level = DiagnosticStatus.OK
         status.message = 'solving targets' if counters.received else 'waiting for targets'
-    values = [
+    values: List[Tuple[str, Any]] = [
         ('received', counters.received),
         ('lost', counters.lost),
         ('lost.dds', counters.lost_dds),

@@ -29,14 +29,23 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from twobone_ik_ros.parameters import (
-    as_double, DEFAULTS, IKConfig, PARAMETER_NAMES, SPECS, validate)
+    as_double, DEFAULTS, IKConfig, Output, PARAMETER_NAMES, SPECS, validate)
 from twobone_ik_ros.urdf import config_urdf
 
 NODE_NAME = 'twobone_ik'
 #: Node parameters that are also launch arguments; an empty value means "not
 #: given", so that the params_file (then the node's default) applies.
-NODE_ARGUMENTS = ('r1', 'r2', 'elbow', 'unreachable', 'base_frame', 'frame_prefix')
+NODE_ARGUMENTS = ('r1', 'r2', 'elbow', 'unreachable', 'base_frame', 'frame_prefix', 'output')
 BOOLEAN = ('true', 'false')
+#: The controller each output commands unless ``controller`` names another:
+#: the names config/controllers.yaml gives them.
+DEFAULT_CONTROLLERS = {
+    Output.FORWARD_COMMAND: 'forward_position_controller',
+    Output.JOINT_TRAJECTORY: 'joint_trajectory_controller',
+}
+#: The node's topic each controller output publishes on, under the controller's name.
+CONTROLLER_TOPICS = {Output.FORWARD_COMMAND: 'commands',
+                     Output.JOINT_TRAJECTORY: 'joint_trajectory'}
 
 
 class LaunchError(RuntimeError):
@@ -74,10 +83,23 @@ LAUNCH_ARGUMENTS: Tuple[LaunchArgument, ...] = tuple(
                    'YAML parameter file for the IK node, for example config/twobone_ik.yaml '
                    'in the share folder that ros2 pkg prefix --share twobone_ik_ros prints. '
                    'Its values apply unless the same argument is given here.'),
-    LaunchArgument('robot_state_publisher', 'true',
+    LaunchArgument('controller', '',
+                   'Name of the controller a controller output commands: the node publishes '
+                   'on <controller>/commands (forward_command) or <controller>/joint_trajectory '
+                   '(joint_trajectory), in the namespace (so /<controller>/... without one). '
+                   'Empty: '
+                   + ', '.join(f'{name} for {output.value}'
+                               for output, name in DEFAULT_CONTROLLERS.items()) + '.'),
+    LaunchArgument('robot_state_publisher', 'auto',
                    "Start robot_state_publisher with the arm's URDF (false when the arm's "
-                   'own bringup already runs one).', BOOLEAN),
+                   'own bringup already runs one). auto: true for output joint_states, false '
+                   "for the controller outputs, whose arm's bringup runs one.",
+                   ('auto',) + BOOLEAN),
     LaunchArgument('rviz', 'false', 'Start RViz with the package configuration.', BOOLEAN),
+    LaunchArgument('ros2_control', 'false',
+                   'Add a <ros2_control> block (mock_components/GenericSystem, position '
+                   'interfaces) to the URDF robot_state_publisher publishes, for a '
+                   'controller_manager to read (control.launch.py sets it).', BOOLEAN),
     LaunchArgument('parent_frame', '',
                    'If given, tf2_ros static_transform_publisher places the arm (its '
                    'prefixed base_frame) in this frame at base_x, base_y, base_yaw.'),
@@ -99,7 +121,9 @@ class LaunchPlan:
     robot_description: str
     namespace: str
     target_topic: str
-    #: (package, the argument that turns it off) for each package to start
+    #: the IK node's remappings: target, and the controller output's topic
+    remappings: Tuple[Tuple[str, str], ...]
+    #: (package, the argument that turns it off, or how to install it) per package to start
     packages: Tuple[Tuple[str, str], ...]
     base_pose: Optional[Tuple[str, float, float, float]]
 
@@ -128,7 +152,17 @@ def plan(values: Mapping[str, str]) -> LaunchPlan:
     except ValueError as error:
         raise LaunchError(f'invalid parameters: {error}') from None
     packages = [('twobone_ik_ros', '')]
-    if values['robot_state_publisher'] == 'true':
+    remappings = [('target', values['target_topic'])]
+    if config.output.drives_controller:
+        controller = values['controller'] or DEFAULT_CONTROLLERS[config.output]
+        if not controller.strip('/') or any(c.isspace() for c in controller):
+            raise LaunchError(f'controller must be a node name, got {controller!r}')
+        # relative: /<namespace>/<controller>/<topic>, where the namespaced
+        # controller_manager's controller listens
+        topic = CONTROLLER_TOPICS[config.output]
+        remappings.append((topic, f"{controller.rstrip('/')}/{topic}"))
+    rsp = values['robot_state_publisher']
+    if rsp == 'true' or (rsp == 'auto' and not config.output.drives_controller):
         packages.append(('robot_state_publisher', 'robot_state_publisher:=false'))
     if values['rviz'] == 'true':
         packages.append(('rviz2', 'rviz:=false'))
@@ -140,9 +174,49 @@ def plan(values: Mapping[str, str]) -> LaunchPlan:
     return LaunchPlan(
         config=config,
         node_parameters=([params_file] if params_file else []) + [config.as_parameters()],
-        robot_description=config_urdf(config), namespace=namespace,
-        target_topic=values['target_topic'], packages=tuple(packages),
+        robot_description=config_urdf(config, values['ros2_control'] == 'true'),
+        namespace=namespace,
+        target_topic=values['target_topic'], remappings=tuple(remappings),
+        packages=tuple(packages),
         base_pose=base_pose)
+
+
+#: What control.launch.py changes in the table's defaults.
+CONTROL_DEFAULTS = {'output': 'joint_trajectory', 'ros2_control': 'true',
+                    'robot_state_publisher': 'true'}
+#: Where to get what control.launch.py starts besides this package.
+ROS2_CONTROL_HINT = 'install ros-$ROS_DISTRO-ros2-control and ros-$ROS_DISTRO-ros2-controllers'
+
+
+@dataclass(frozen=True)
+class ControlPlan:
+    """What control.launch.py starts besides ``twobone_ik.launch.py`` (``plan``)."""
+
+    plan: LaunchPlan
+    controller_manager: str
+    #: controllers to spawn (activated): the broadcaster, then the commanded one
+    spawn: Tuple[str, ...]
+    packages: Tuple[Tuple[str, str], ...]
+    #: pass robot_description as a parameter too (Humble's controller_manager reads that)
+    description_parameter: bool
+
+
+def control_plan(values: Mapping[str, str], ros_distro: str) -> ControlPlan:
+    """Resolve control.launch.py's arguments; raise LaunchError if the arm cannot be driven."""
+    the = plan(values)
+    if not the.config.output.drives_controller:
+        raise LaunchError('control.launch.py drives a controller: output must be one of '
+                          + ', '.join(output.value for output in DEFAULT_CONTROLLERS))
+    if values['robot_state_publisher'] == 'false' or values['ros2_control'] != 'true':
+        raise LaunchError('control.launch.py needs robot_state_publisher:=true and '
+                          'ros2_control:=true: controller_manager reads the URDF it publishes')
+    controller = (values['controller'] or DEFAULT_CONTROLLERS[the.config.output]).strip('/')
+    manager = f'/{the.namespace}/controller_manager' if the.namespace else '/controller_manager'
+    return ControlPlan(
+        plan=the, controller_manager=manager,
+        spawn=('joint_state_broadcaster', controller.rsplit('/', 1)[-1]),
+        packages=(('controller_manager', ROS2_CONTROL_HINT),) + the.packages,
+        description_parameter=ros_distro == 'humble')
 
 
 def check_packages(packages: Tuple[Tuple[str, str], ...],
@@ -159,7 +233,10 @@ def check_packages(packages: Tuple[Tuple[str, str], ...],
         try:
             find(package)
         except LookupError:  # PackageNotFoundError is a KeyError
-            hint = f'; install it, or pass {turn_off}' if turn_off else ''
+            if turn_off.startswith('install'):
+                hint = f'; {turn_off}'
+            else:
+                hint = f'; install it, or pass {turn_off}' if turn_off else ''
             raise LaunchError(f"package '{package}' not found{hint}") from None
 
 

@@ -158,7 +158,7 @@ PARAMETER_NAMES = tuple(SPECS)
 DEFAULTS: Dict[str, Any] = {spec.name: spec.default for spec in PARAMETERS}
 #: Parameters that change the robot model (and so robot_state_publisher's URDF).
 MODEL_PARAMETERS = ('r1', 'r2', 'base_frame', 'frame_prefix', 'joint_names', 'shoulder_limits',
-                    'elbow_limits')
+                    'elbow_limits', 'max_joint_velocity')
 
 
 @dataclass(frozen=True)

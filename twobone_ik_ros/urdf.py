@@ -22,6 +22,11 @@ xacro), so it is tested here without a ROS install.
 
 Tree: <base_frame> -> shoulder joint (revolute about z) -> link1 -> elbow
 joint (revolute about z, at x = r1) -> link2 -> fixed joint at x = r2 -> tool0.
+
+With ``ros2_control=True`` the URDF also carries a ``<ros2_control>`` block:
+mock_components/GenericSystem with a position command and state interface
+per joint, limited as the joints are, for controller_manager to run the
+arm's controllers without hardware (``launch/control.launch.py``).
 """
 
 from __future__ import annotations
@@ -35,21 +40,26 @@ from twobone_ik_ros.parameters import DEFAULTS, IKConfig
 TOOL_FRAME = 'tool0'
 
 
-def config_urdf(config: IKConfig) -> str:
+def config_urdf(config: IKConfig, ros2_control: bool = False) -> str:
     """Return the URDF of the arm a validated node configuration describes."""
     solver = config.solver
     return arm_urdf(config.r1, config.r2, config.joint_names,
                     (solver.shoulder_limits.lower, solver.shoulder_limits.upper),
-                    (solver.elbow_limits.lower, solver.elbow_limits.upper), config.base_frame)
+                    (solver.elbow_limits.lower, solver.elbow_limits.upper), config.base_frame,
+                    max_joint_velocity=config.max_joint_velocity, ros2_control=ros2_control)
 
 
 def arm_urdf(r1: float = DEFAULTS['r1'], r2: float = DEFAULTS['r2'],
              joint_names: Sequence[str] = tuple(DEFAULTS['joint_names']),
              shoulder_limits: Tuple[float, float] = tuple(DEFAULTS['shoulder_limits']),
              elbow_limits: Tuple[float, float] = tuple(DEFAULTS['elbow_limits']),
-             base_frame: str = DEFAULTS['base_frame'], robot_name: str = 'twobone_arm') -> str:
+             base_frame: str = DEFAULTS['base_frame'], robot_name: str = 'twobone_arm',
+             max_joint_velocity: float = DEFAULTS['max_joint_velocity'],
+             ros2_control: bool = False) -> str:
     """
     Return the URDF of the planar two-link arm as a string.
+
+    The joints' velocity limit is the node's ``max_joint_velocity``.
 
     Link names are never prefixed here: a second arm gets distinct TF frames
     from robot_state_publisher's ``frame_prefix`` (and the node's parameter of
@@ -71,8 +81,8 @@ def arm_urdf(r1: float = DEFAULTS['r1'], r2: float = DEFAULTS['r2'],
         _link('link1', r1, radius, 'blue'),
         _link('link2', r2, radius * 0.8, 'light_blue'),
         f'  <link name={quoteattr(TOOL_FRAME)}/>',
-        _revolute(shoulder, base_frame, 'link1', 0.0, shoulder_limits),
-        _revolute(elbow, 'link1', 'link2', r1, elbow_limits),
+        _revolute(shoulder, base_frame, 'link1', 0.0, shoulder_limits, max_joint_velocity),
+        _revolute(elbow, 'link1', 'link2', r1, elbow_limits, max_joint_velocity),
         f'  <joint name={quoteattr(TOOL_FRAME + "_joint")} type="fixed">',
         f'    <parent link="link2"/><child link={quoteattr(TOOL_FRAME)}/>',
         f'    <origin xyz="{r2!r} 0 0" rpy="0 0 0"/>',
@@ -80,6 +90,8 @@ def arm_urdf(r1: float = DEFAULTS['r1'], r2: float = DEFAULTS['r2'],
         '  <material name="grey"><color rgba="0.5 0.5 0.5 1"/></material>',
         '  <material name="blue"><color rgba="0.15 0.45 0.9 1"/></material>',
         '  <material name="light_blue"><color rgba="0.45 0.7 1.0 1"/></material>',
+        *([_ros2_control(robot_name, ((shoulder, shoulder_limits), (elbow, elbow_limits)))]
+          if ros2_control else []),
         '</robot>',
         '',
     ])
@@ -106,14 +118,37 @@ def _cylinder_visual(length: float, radius: float, along_z: bool, colour: str) -
     ])
 
 
+def _ros2_control(name: str, joints: Sequence[Tuple[str, Tuple[float, float]]]) -> str:
+    """Return the <ros2_control> block: mock hardware, position in and out per joint."""
+    lines = [f'  <ros2_control name={quoteattr(name)} type="system">',
+             '    <hardware>',
+             '      <plugin>mock_components/GenericSystem</plugin>',
+             '    </hardware>']
+    for joint, (lower, upper) in joints:
+        start = min(max(0.0, float(lower)), float(upper))  # the arm starts stretched along x
+        lines += [
+            f'    <joint name={quoteattr(joint)}>',
+            '      <command_interface name="position">',
+            f'        <param name="min">{float(lower)!r}</param>',
+            f'        <param name="max">{float(upper)!r}</param>',
+            '      </command_interface>',
+            '      <state_interface name="position">',
+            f'        <param name="initial_value">{start!r}</param>',
+            '      </state_interface>',
+            '    </joint>']
+    lines.append('  </ros2_control>')
+    return '\n'.join(lines)
+
+
 def _revolute(name: str, parent: str, child: str, x: float,
-              limits: Tuple[float, float]) -> str:
+              limits: Tuple[float, float], velocity: float) -> str:
     lower, upper = float(limits[0]), float(limits[1])
     return '\n'.join([
         f'  <joint name={quoteattr(name)} type="revolute">',
         f'    <parent link={quoteattr(parent)}/><child link={quoteattr(child)}/>',
         f'    <origin xyz="{x!r} 0 0" rpy="0 0 0"/>',
         '    <axis xyz="0 0 1"/>',
-        f'    <limit lower="{lower!r}" upper="{upper!r}" effort="10.0" velocity="3.0"/>',
+        f'    <limit lower="{lower!r}" upper="{upper!r}" effort="10.0" '
+        f'velocity="{float(velocity)!r}"/>',
         '  </joint>',
     ])

@@ -1,0 +1,127 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+What drives a real arm but cannot run here: URDF <ros2_control>, controllers.yaml, control plan.
+
+controller_manager needs rclcpp, which the PyPI wheels do not have, so these
+files are checked for what controller_manager, the controllers and
+mock_components read from them (their documented parameter names, Humble
+through Rolling); ``test_launch.py`` runs control.launch.py for real up to
+the point where it needs controller_manager.
+"""
+
+import os
+import xml.etree.ElementTree as ElementTree
+
+from helpers import ROOT
+import pytest
+import yaml
+from twobone_ik_ros.launch_config import (
+    control_plan, CONTROL_DEFAULTS, LAUNCH_ARGUMENTS, LaunchError, plan)
+from twobone_ik_ros.parameters import DEFAULTS
+from twobone_ik_ros.urdf import arm_urdf
+
+JOINTS = DEFAULTS['joint_names']
+
+
+def values(**given):
+    return dict({arg.name: arg.default for arg in LAUNCH_ARGUMENTS}, **given)
+
+
+def controllers():
+    with open(os.path.join(ROOT, 'config', 'controllers.yaml')) as stream:
+        return yaml.safe_load(stream)
+
+
+def test_the_ros2_control_block_is_mock_hardware_with_position_interfaces_per_joint():
+    root = ElementTree.fromstring(arm_urdf(shoulder_limits=(-6.0, 6.0), elbow_limits=(0.5, 2.0),
+                                           ros2_control=True))
+    block = root.find('ros2_control')
+    assert block.get('type') == 'system'
+    assert block.find('hardware/plugin').text == 'mock_components/GenericSystem'
+    joints = {joint.get('name'): joint for joint in block.findall('joint')}
+    assert list(joints) == JOINTS
+    urdf_joints = {joint.get('name') for joint in root.findall('joint')}
+    assert set(joints) <= urdf_joints  # controller_manager refuses joints not in the URDF
+    for name, (lower, upper, start) in zip(JOINTS, ((-6.0, 6.0, 0.0), (0.5, 2.0, 0.5))):
+        command = joints[name].find('command_interface')
+        state = joints[name].find('state_interface')
+        assert command.get('name') == 'position' and state.get('name') == 'position'
+        params = {p.get('name'): float(p.text) for p in command.findall('param')}
+        assert params == {'min': lower, 'max': upper}
+        assert float(state.find('param[@name="initial_value"]').text) == start
+    assert arm_urdf().find('ros2_control') == -1  # only on request
+
+
+def test_controllers_yaml_defines_the_three_controllers_for_the_two_joints():
+    document = controllers()
+    manager = document['/**/controller_manager']['ros__parameters']
+    assert manager['update_rate'] > 0
+    assert {name: section['type'] for name, section in manager.items()
+            if isinstance(section, dict)} == {
+        'joint_state_broadcaster': 'joint_state_broadcaster/JointStateBroadcaster',
+        'forward_position_controller': 'forward_command_controller/ForwardCommandController',
+        'joint_trajectory_controller':
+            'joint_trajectory_controller/JointTrajectoryController'}
+    forward = document['/**/forward_position_controller']['ros__parameters']
+    assert forward == {'joints': JOINTS, 'interface_name': 'position'}
+    trajectory = document['/**/joint_trajectory_controller']['ros__parameters']
+    assert trajectory == {'joints': JOINTS, 'command_interfaces': ['position'],
+                          'state_interfaces': ['position']}
+
+
+@pytest.mark.parametrize('output, controller, topic', [
+    ('forward_command', '', ('commands', 'forward_position_controller/commands')),
+    ('joint_trajectory', '', ('joint_trajectory', 'joint_trajectory_controller/joint_trajectory')),
+    ('joint_trajectory', 'arm_controller', ('joint_trajectory', 'arm_controller/joint_trajectory')),
+])
+def test_a_controller_output_is_remapped_to_its_controller_and_starts_no_state_publisher(
+        output, controller, topic):
+    the = plan(values(output=output, controller=controller))
+    assert the.remappings == (('target', 'target'), topic)
+    assert 'robot_state_publisher' not in {package for package, _ in the.packages}
+    asked = plan(values(output=output, robot_state_publisher='true'))
+    assert 'robot_state_publisher' in {package for package, _ in asked.packages}
+    assert dict(the.remappings)['target'] == 'target'
+
+
+def test_joint_states_output_keeps_the_display_set_up():
+    the = plan(values())
+    assert the.remappings == (('target', 'target'),)
+    assert 'robot_state_publisher' in {package for package, _ in the.packages}
+    assert '<ros2_control' not in the.robot_description
+    assert '<ros2_control' in plan(values(ros2_control='true')).robot_description
+
+
+@pytest.mark.parametrize('output, spawned', [
+    ('joint_trajectory', 'joint_trajectory_controller'),
+    ('forward_command', 'forward_position_controller')])
+def test_control_launch_starts_the_broadcaster_and_the_commanded_controller(output, spawned):
+    control = control_plan(values(**dict(CONTROL_DEFAULTS, output=output)), 'jazzy')
+    assert control.spawn == ('joint_state_broadcaster', spawned)
+    assert control.controller_manager == '/controller_manager'
+    assert control.packages[0][0] == 'controller_manager'
+    assert '<ros2_control' in control.plan.robot_description
+    assert not control.description_parameter
+    assert control_plan(values(**CONTROL_DEFAULTS), 'humble').description_parameter
+    namespaced = control_plan(values(**dict(CONTROL_DEFAULTS, namespace='left')), 'rolling')
+    assert namespaced.controller_manager == '/left/controller_manager'
+
+
+@pytest.mark.parametrize('given', [{'output': 'joint_states'}, {'ros2_control': 'false'},
+                                   {'robot_state_publisher': 'false'}])
+def test_control_launch_refuses_what_cannot_drive_the_arm(given):
+    with pytest.raises(LaunchError):
+        control_plan(values(**dict(CONTROL_DEFAULTS, **given)), 'jazzy')
