@@ -27,11 +27,11 @@ import xml.etree.ElementTree as ElementTree
 
 from helpers import ROOT
 import pytest
-import yaml
 from twobone_ik_ros.launch_config import (
-    control_plan, CONTROL_DEFAULTS, LAUNCH_ARGUMENTS, LaunchError, plan)
+    CONTROL_DEFAULTS, control_plan, LAUNCH_ARGUMENTS, LaunchError, plan)
 from twobone_ik_ros.parameters import DEFAULTS
 from twobone_ik_ros.urdf import arm_urdf
+import yaml
 
 JOINTS = DEFAULTS['joint_names']
 
@@ -84,8 +84,10 @@ def test_controllers_yaml_defines_the_three_controllers_for_the_two_joints():
 
 @pytest.mark.parametrize('output, controller, topic', [
     ('forward_command', '', ('commands', 'forward_position_controller/commands')),
-    ('joint_trajectory', '', ('joint_trajectory', 'joint_trajectory_controller/joint_trajectory')),
-    ('joint_trajectory', 'arm_controller', ('joint_trajectory', 'arm_controller/joint_trajectory')),
+    ('joint_trajectory', '',
+     ('joint_trajectory', 'joint_trajectory_controller/joint_trajectory')),
+    ('joint_trajectory', 'arm_controller',
+     ('joint_trajectory', 'arm_controller/joint_trajectory')),
 ])
 def test_a_controller_output_is_remapped_to_its_controller_and_starts_no_state_publisher(
         output, controller, topic):

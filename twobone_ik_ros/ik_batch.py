@@ -342,4 +342,13 @@ def _directions(x: FloatArray, y: FloatArray) -> Tuple[FloatArray, FloatArray]:
 
 
 def _wrapped_abs(delta: FloatArray) -> FloatArray:
-    return np.abs(np.remainder(delta + _PI, _TWO_PI) - _PI)
+    """
+    Return ``|math.remainder(delta, 2 pi)|`` row-wise, to the last bit.
+
+    ``fmod`` is exact, and so is ``2 pi - a`` for ``a`` in (pi, 2 pi]
+    (Sterbenz); shifting by pi before a floored remainder would round, and
+    a tie between the branches (a folded arm, theta2 = +-pi) could then be
+    broken differently from ``_closest_sign``.
+    """
+    a = np.abs(np.fmod(delta, _TWO_PI))
+    return np.where(a > _PI, _TWO_PI - a, a)
