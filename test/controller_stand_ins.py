@@ -63,9 +63,10 @@ class StandInArm:
         self.refused = []        # (topic, reason) of every command a controller refused
         self.forward_topic = f'{namespace}/commands'
         self.trajectory_topic = f'{namespace}/joint_trajectory'
-        node.create_subscription(Float64MultiArray, self.forward_topic, self._on_command, 1000)
-        node.create_subscription(JointTrajectory, self.trajectory_topic, self._on_trajectory,
-                                 1000)
+        self.forward = node.create_subscription(Float64MultiArray, self.forward_topic,
+                                                self._on_command, 1000)
+        self.trajectory = node.create_subscription(JointTrajectory, self.trajectory_topic,
+                                                   self._on_trajectory, 1000)
         self.state_pub = node.create_publisher(JointState, f'{namespace}/joint_states', 10)
         self._clock = node.get_clock()
         node.create_timer(1.0 / STATE_RATE_HZ, self.publish_state)

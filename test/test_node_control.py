@@ -54,10 +54,14 @@ class Arm:
         self.probe = Probe(namespace=self.namespace)
         self.arm = StandInArm(self.probe.node, start, self.namespace)
         self.path_pub = self.probe.node.create_publisher(Path, f'{self.namespace}/path', 10)
+        # matched both ways: the markers (transient local) prove the node has
+        # seen this participant's readers, the counts that the endpoints matched
+        commands = {'forward_command': self.arm.forward,
+                    'joint_trajectory': self.arm.trajectory}.get(output)
         ready = self.probe.spin_until(
             lambda: self.probe.target_pub.get_subscription_count() > 0
-            and bool(self.probe.markers) and self.path_pub.get_subscription_count() > 0,
-            30.0)
+            and bool(self.probe.markers) and self.path_pub.get_subscription_count() > 0
+            and (commands is None or commands.get_publisher_count() > 0), 30.0)
         if not ready:
             self.close()
             pytest.fail('node did not start:\n' + self.process.output())
@@ -261,3 +265,18 @@ def test_a_path_through_an_unreachable_pose(make_arm, policy):
         assert probe.spin_until(lambda: arm.arm.trajectories, 10.0)
         assert len(arm.arm.trajectories[-1].points) == len(points)
     assert not arm.arm.refused
+
+
+def test_output_changes_at_runtime_and_swaps_its_topics(make_arm):
+    arm = make_arm('joint_states')
+    probe, node, namespace = arm.probe, arm.probe.node, arm.namespace
+    assert node.count_publishers(f'{namespace}/joint_states') == 2  # the node and the stand-in
+    result = probe.set_parameters(output='forward_command')[0]
+    assert result.successful, result.reason
+    assert probe.spin_until(lambda: node.count_publishers(f'{namespace}/commands') == 1
+                            and node.count_publishers(f'{namespace}/joint_states') == 1, 10.0)
+    assert probe.spin_until(lambda: arm.arm.forward.get_publisher_count() == 1, 10.0)
+    theta1, theta2 = arm.command(*tip(0.4, -0.9))
+    assert (theta1, theta2) == pytest.approx((0.4, -0.9), abs=1e-12)
+    refused = probe.set_parameters(output='screen')[0]
+    assert not refused.successful and 'output' in refused.reason
