@@ -147,7 +147,9 @@ class TwoBoneIKNode(Node):
             QUEUE_DEPTH, qos_overriding_options=QoSOverridingOptions.with_default_policies(),
             event_callbacks=SubscriptionEventCallbacks(message_lost=self._on_message_lost,
                                                        use_default_callbacks=False))
-        self.create_subscription(Path, 'path', self._on_path, QUEUE_DEPTH)
+        self.create_subscription(
+            Path, 'path', self._on_path, QUEUE_DEPTH,
+            event_callbacks=SubscriptionEventCallbacks(use_default_callbacks=False))
         if hasattr(self, 'add_pre_set_parameters_callback'):  # not on Humble
             self.add_pre_set_parameters_callback(_doubles_as_doubles)
         self.add_on_set_parameters_callback(self._on_set_parameters)

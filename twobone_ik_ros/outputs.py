@@ -37,6 +37,11 @@ import time
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
+try:
+    from rclpy.event_handler import PublisherEventCallbacks, SubscriptionEventCallbacks
+except ImportError:  # Humble: the same classes under their older module name
+    from rclpy.qos_event import (  # type: ignore[no-redef]
+        PublisherEventCallbacks, SubscriptionEventCallbacks)
 from rclpy.node import Node
 from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import JointState
@@ -104,21 +109,27 @@ class ArmOutput:
         self.measured = None
         self._output = config.output
         node = self._node
+        # no QoS event handlers: rclpy checks each on every wake-up of the
+        # executor (they cost more per target than anything else the node
+        # adds to a bare relay); the other side of a mismatch still reports it
+        quiet = {'event_callbacks': PublisherEventCallbacks(use_default_callbacks=False)}
         if config.output is Output.JOINT_STATES:
-            self._publisher = node.create_publisher(JointState, 'joint_states', QUEUE_DEPTH)
+            self._publisher = node.create_publisher(JointState, 'joint_states', QUEUE_DEPTH,
+                                                    **quiet)
             self.send = self._send_joint_state
         else:
             if config.output is Output.FORWARD_COMMAND:
                 self._publisher = node.create_publisher(Float64MultiArray, 'commands',
-                                                        QUEUE_DEPTH)
+                                                        QUEUE_DEPTH, **quiet)
                 self.send = self._send_command
             else:
                 self._publisher = node.create_publisher(JointTrajectory, 'joint_trajectory',
-                                                        QUEUE_DEPTH)
+                                                        QUEUE_DEPTH, **quiet)
                 self.send = self._send_move
             # best effort takes both reliable and best-effort publishers of the state
             self._state_subscription = node.create_subscription(
-                JointState, 'joint_states', self._on_joint_state, qos_profile_sensor_data)
+                JointState, 'joint_states', self._on_joint_state, qos_profile_sensor_data,
+                event_callbacks=SubscriptionEventCallbacks(use_default_callbacks=False))
 
     # --------------------------------------------------------- one target
 
