@@ -124,3 +124,18 @@ def test_the_node_keeps_answering_while_a_target_waits(arm):
     assert values['rejected.unknown_frame'] == '0'  # still waiting
     assert arm.spin_until(
         lambda: int(arm.latest_diagnostics()[1]['rejected.unknown_frame']) == 1, 10.0)
+
+
+@pytest.mark.parametrize('transform_timeout', [0.05])
+def test_the_first_target_in_another_frame_waits_while_the_listener_starts(arm):
+    """
+    The listener starts with the first such target: that one may wait up to 2 s.
+
+    Sent 0.3 s before its transform, beyond the 0.05 s timeout, it is still
+    answered; later targets get the configured timeout (see above).
+    """
+    arm.send(1.0, 0.5, frame_id='camera_link', stamp_id=17)
+    arm.spin_for(0.3)
+    static_transform(arm, 'camera_link', 0.5, 0.0, 0.0, 0.0)
+    assert arm.spin_until(lambda: arm.answer(17) is not None, 10.0), arm.process.output()
+    assert math.dist(tip(arm.answer(17)), (1.5, 0.5)) <= 1e-9

@@ -23,7 +23,9 @@ seconds, while the node goes on serving other targets: ``wait_for_transform_
 async`` resolves it when the transform arrives, a timer rejects it when time
 is up.  The tf2 listener (two subscriptions) and the timer are created on the
 first such target, so a node that only ever gets base-frame targets carries
-neither: every entity costs the executor time on every wake-up.
+neither: every entity costs the executor time on every wake-up.  Inputs that
+come in the listener's first ``LISTENER_START_S`` seconds may wait that long,
+so the first one is not refused only because the listener had just started.
 """
 
 from __future__ import annotations
@@ -42,6 +44,11 @@ except ImportError:  # only targets in the base frame then
 
 #: Targets waiting for a transform at once; beyond that they are rejected
 MAX_WAITING_TARGETS = 100
+#: How long the inputs that arrive while the tf2 listener is new may wait,
+#: whatever ``transform_timeout`` says: the listener subscribes to /tf and
+#: /tf_static only when the first input in another frame comes, and on a busy
+#: machine discovery and the static transforms take longer than 0.2 s.
+LISTENER_START_S = 2.0
 _EXPIRY_PERIOD_S = 0.05
 
 Use = Callable[[Any], None]  # takes the geometry_msgs/Transform into the base frame
@@ -59,6 +66,7 @@ class TargetFrames:
         self._listener: Any = None
         self._timer: Any = None
         self._waiting: List[Tuple[float, Any]] = []  # (deadline, future)
+        self._listener_ready = 0.0  # monotonic time until which the listener is new
 
     def handle(self, header: Header, timeout: float, use: Use, reject: Reject,
                what: str = 'target') -> None:
@@ -76,9 +84,11 @@ class TargetFrames:
                 f'{what} in frame {source!r} dropped: the node works in {base!r} '
                 'and tf2_ros is not installed to transform between them'))
             return
+        now = time.monotonic()
         if self._buffer is None:
             self._buffer = tf2_ros.Buffer()
             self._listener = tf2_ros.TransformListener(self._buffer, self._node)
+            self._listener_ready = now + LISTENER_START_S
         if len(self._waiting) >= MAX_WAITING_TARGETS:
             reject('unknown_frame', lambda: (
                 f'{what} in frame {source!r} dropped: {MAX_WAITING_TARGETS} inputs are '
@@ -94,7 +104,7 @@ class TargetFrames:
 
         future.add_done_callback(once)
         if not answered:
-            self._waiting.append((time.monotonic() + timeout, future))
+            self._waiting.append((max(now + timeout, self._listener_ready), future))
             if self._timer is None:
                 self._timer = self._node.create_timer(_EXPIRY_PERIOD_S, self._expire)
             elif self._timer.is_canceled():

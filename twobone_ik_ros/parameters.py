@@ -125,7 +125,9 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
     ParameterSpec('transform_timeout', 0.2, 'double',
                   'Seconds a target in another frame may wait for its transform (at the '
                   "target's stamp, or the latest for a zero stamp) before it is rejected as "
-                  'unknown_frame; the node keeps serving other targets meanwhile.',
+                  'unknown_frame; the node keeps serving other targets meanwhile. Those in the '
+                  'first 2 s after the first such target wait up to 2 s, while the tf2 '
+                  'listener the node starts only then receives the transforms.',
                   f'{TRANSFORM_TIMEOUT_RANGE[0]:g} <= timeout <= {TRANSFORM_TIMEOUT_RANGE[1]:g}',
                   limits=TRANSFORM_TIMEOUT_RANGE),
     ParameterSpec('robot_state_publisher', 'robot_state_publisher', 'string',
