@@ -125,6 +125,11 @@ def make_arm():
         arm.close()
 
 
+def from_node(probe):
+    """The joint_states the node published (not the stand-in broadcaster's)."""
+    return [m for m in probe.joint_states if 'gripper_joint' not in m.name]
+
+
 def tip(theta1, theta2):
     return forward(R1, R2, theta1, theta2)[1]
 
@@ -231,11 +236,12 @@ def test_a_path_played_back_on_joint_states_keeps_its_timing(make_arm):
     expected = TwoBoneIK(R1, R2).solve(*points[-1])
 
     def at_end():
-        return probe.joint_states and tuple(probe.joint_states[-1].position) == pytest.approx(
+        ours = from_node(probe)
+        return ours and tuple(ours[-1].position) == pytest.approx(
             (expected.theta1, expected.theta2), abs=1e-12)
 
     assert probe.spin_until(at_end, 20.0)
-    played = [m for m in probe.joint_states if m.header.stamp.sec > 0]
+    played = from_node(probe)
     first = played[0].header.stamp
     last = played[-1].header.stamp
     elapsed = (last.sec - first.sec) + (last.nanosec - first.nanosec) * 1e-9
@@ -280,3 +286,20 @@ def test_output_changes_at_runtime_and_swaps_its_topics(make_arm):
     assert (theta1, theta2) == pytest.approx((0.4, -0.9), abs=1e-12)
     refused = probe.set_parameters(output='screen')[0]
     assert not refused.successful and 'output' in refused.reason
+
+
+def test_a_target_stops_a_path_being_played_back(make_arm):
+    arm = make_arm('joint_states')
+    probe = arm.probe
+    points = circle((1.8, 0.4), 0.6, 50)
+    arm.send_path(points, [100.0 + 0.1 * i for i in range(len(points))])  # 5 s long
+    started = TwoBoneIK(R1, R2).solve(*points[0])
+    assert probe.spin_until(lambda: any(
+        tuple(m.position) == pytest.approx((started.theta1, started.theta2), abs=1e-12)
+        for m in from_node(probe)), 20.0)
+    answer = probe.solve(*tip(0.2, -0.7), stamp_id=42)
+    assert answer is not None
+    count = len(from_node(probe))
+    probe.spin_for(1.0)  # ten playback periods and more
+    later = [tuple(m.position) for m in from_node(probe)[count:]]
+    assert later and all(p == pytest.approx((0.2, -0.7), abs=1e-12) for p in later)

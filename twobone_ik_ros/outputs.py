@@ -199,17 +199,20 @@ class ArmOutput:
             self._publisher.publish(joint_trajectory(names, plan.positions, plan.times_ns))
             return
         self._playback = (plan.positions, plan.times_ns, time.monotonic_ns())
-        if self._playback_timer is None:
-            self._playback_timer = self._node.create_timer(1.0 / PLAYBACK_RATE_HZ, self._play)
-        else:
-            self._playback_timer.reset()
+        self._playback_timer = self._node.create_timer(1.0 / PLAYBACK_RATE_HZ, self._play)
 
     def stop_playback(self) -> None:
-        """Stop a path being played back (a new target or path replaces it)."""
-        if self._playback is not None:
-            self._playback = None
-            if self._playback_timer is not None:
-                self._playback_timer.cancel()
+        """
+        Stop a path being played back (a new target or path replaces it).
+
+        The timer is destroyed, not cancelled: a cancelled timer is still an
+        entity the executor checks on every wake-up (rclpy destroys it once
+        its callback, which may be the caller, has returned).
+        """
+        self._playback = None
+        if self._playback_timer is not None:
+            self._node.destroy_timer(self._playback_timer)
+            self._playback_timer = None
 
     @property
     def playing(self) -> bool:
