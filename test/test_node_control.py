@@ -126,7 +126,7 @@ def make_arm():
 
 
 def from_node(probe):
-    """The joint_states the node published (not the stand-in broadcaster's)."""
+    """Return the joint_states the node published (not those of the stand-in broadcaster)."""
     return [m for m in probe.joint_states if 'gripper_joint' not in m.name]
 
 
