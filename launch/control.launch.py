@@ -22,7 +22,8 @@ Starts controller_manager's ``ros2_control_node`` with ``config/controllers.yaml
 the spawners of ``joint_state_broadcaster`` and of the controller the output
 commands, and ``twobone_ik.launch.py`` with the same arguments (defaults
 here: ``output:=joint_trajectory``, ``ros2_control:=true``,
-``robot_state_publisher:=true``), whose robot_state_publisher publishes the
+``robot_state_publisher:=true``, and ``controller`` the output's controller
+in config/controllers.yaml), whose robot_state_publisher publishes the
 URDF with its ``<ros2_control>`` block (mock_components/GenericSystem).
 
 controller_manager reads the URDF from the ``robot_description`` topic
@@ -66,7 +67,8 @@ def _launch_setup(context):
     ) for controller in control.spawn]
     actions.append(IncludeLaunchDescription(
         PythonLaunchDescriptionSource(os.path.join(share, 'launch', 'twobone_ik.launch.py')),
-        launch_arguments=[(name, LaunchConfiguration(name)) for name in ARGUMENT_NAMES],
+        launch_arguments=[(name, control.controller if name == 'controller'
+                           else LaunchConfiguration(name)) for name in ARGUMENT_NAMES],
     ))
     return actions
 

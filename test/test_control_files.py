@@ -82,17 +82,18 @@ def test_controllers_yaml_defines_the_three_controllers_for_the_two_joints():
                           'state_interfaces': ['position']}
 
 
-@pytest.mark.parametrize('output, controller, topic', [
-    ('forward_command', '', ('commands', 'forward_position_controller/commands')),
-    ('joint_trajectory', '',
-     ('joint_trajectory', 'joint_trajectory_controller/joint_trajectory')),
+@pytest.mark.parametrize('output, controller, remapped', [
+    ('forward_command', '', ()),
+    ('forward_command', 'forward_position_controller',
+     (('commands', 'forward_position_controller/commands'),)),
+    ('joint_trajectory', '', ()),
     ('joint_trajectory', 'arm_controller',
-     ('joint_trajectory', 'arm_controller/joint_trajectory')),
+     (('joint_trajectory', 'arm_controller/joint_trajectory'),)),
 ])
-def test_a_controller_output_is_remapped_to_its_controller_and_starts_no_state_publisher(
-        output, controller, topic):
+def test_a_controller_output_is_remapped_to_a_named_controller_and_starts_no_state_publisher(
+        output, controller, remapped):
     the = plan(values(output=output, controller=controller))
-    assert the.remappings == (('target', 'target'), topic)
+    assert the.remappings == (('target', 'target'),) + remapped
     assert 'robot_state_publisher' not in {package for package, _ in the.packages}
     asked = plan(values(output=output, robot_state_publisher='true'))
     assert 'robot_state_publisher' in {package for package, _ in asked.packages}
@@ -113,6 +114,9 @@ def test_joint_states_output_keeps_the_display_set_up():
 def test_control_launch_starts_the_broadcaster_and_the_commanded_controller(output, spawned):
     control = control_plan(values(**dict(CONTROL_DEFAULTS, output=output)), 'jazzy')
     assert control.spawn == ('joint_state_broadcaster', spawned)
+    assert control.controller == spawned  # passed on: the node commands it
+    topic = 'commands' if output == 'forward_command' else 'joint_trajectory'
+    assert (topic, f'{spawned}/{topic}') in control.plan.remappings
     assert control.controller_manager == '/controller_manager'
     assert control.packages[0][0] == 'controller_manager'
     assert '<ros2_control' in control.plan.robot_description

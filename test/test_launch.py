@@ -271,7 +271,7 @@ def test_the_resolved_defaults_validate():
 
 
 @pytest.mark.parametrize('output, controller, topic', [
-    ('forward_command', '', 'forward_position_controller/commands'),
+    ('forward_command', '', 'commands'),  # no controller named: not remapped
     ('joint_trajectory', 'arm_controller', 'arm_controller/joint_trajectory')])
 def test_a_controller_output_commands_its_controller_and_starts_no_robot_state_publisher(
         launches, probe, output, controller, topic):

@@ -37,8 +37,8 @@ NODE_NAME = 'twobone_ik'
 #: given", so that the params_file (then the node's default) applies.
 NODE_ARGUMENTS = ('r1', 'r2', 'elbow', 'unreachable', 'base_frame', 'frame_prefix', 'output')
 BOOLEAN = ('true', 'false')
-#: The controller each output commands unless ``controller`` names another:
-#: the names config/controllers.yaml gives them.
+#: The controller control.launch.py commands for each output unless
+#: ``controller`` names another: the names config/controllers.yaml gives them.
 DEFAULT_CONTROLLERS = {
     Output.FORWARD_COMMAND: 'forward_position_controller',
     Output.JOINT_TRAJECTORY: 'joint_trajectory_controller',
@@ -87,9 +87,9 @@ LAUNCH_ARGUMENTS: Tuple[LaunchArgument, ...] = tuple(
                    'Name of the controller a controller output commands: the node publishes '
                    'on <controller>/commands (forward_command) or <controller>/joint_trajectory '
                    '(joint_trajectory), in the namespace (so /<controller>/... without one). '
-                   'Empty: '
-                   + ', '.join(f'{name} for {output.value}'
-                               for output, name in DEFAULT_CONTROLLERS.items()) + '.'),
+                   'Empty: no remapping, the node publishes on commands or joint_trajectory '
+                   '(control.launch.py passes '
+                   + ' or '.join(DEFAULT_CONTROLLERS.values()) + ').'),
     LaunchArgument('robot_state_publisher', 'auto',
                    "Start robot_state_publisher with the arm's URDF (false when the arm's "
                    'own bringup already runs one). auto: true for output joint_states, false '
@@ -153,8 +153,8 @@ def plan(values: Mapping[str, str]) -> LaunchPlan:
         raise LaunchError(f'invalid parameters: {error}') from None
     packages = [('twobone_ik_ros', '')]
     remappings = [('target', values['target_topic'])]
-    if config.output.drives_controller:
-        controller = values['controller'] or DEFAULT_CONTROLLERS[config.output]
+    controller = values['controller']
+    if config.output.drives_controller and controller:
         if not controller.strip('/') or any(c.isspace() for c in controller):
             raise LaunchError(f'controller must be a node name, got {controller!r}')
         # relative: /<namespace>/<controller>/<topic>, where the namespaced
@@ -194,6 +194,8 @@ class ControlPlan:
 
     plan: LaunchPlan
     controller_manager: str
+    #: the commanded controller, passed on as the ``controller`` argument
+    controller: str
     #: controllers to spawn (activated): the broadcaster, then the commanded one
     spawn: Tuple[str, ...]
     packages: Tuple[Tuple[str, str], ...]
@@ -204,17 +206,19 @@ class ControlPlan:
 def control_plan(values: Mapping[str, str], ros_distro: str) -> ControlPlan:
     """Resolve control.launch.py's arguments; raise LaunchError if the arm cannot be driven."""
     the = plan(values)
+    if the.config.output.drives_controller:
+        controller = values['controller'] or DEFAULT_CONTROLLERS[the.config.output]
+        the = plan(dict(values, controller=controller))
     if not the.config.output.drives_controller:
         raise LaunchError('control.launch.py drives a controller: output must be one of '
                           + ', '.join(output.value for output in DEFAULT_CONTROLLERS))
     if values['robot_state_publisher'] == 'false' or values['ros2_control'] != 'true':
         raise LaunchError('control.launch.py needs robot_state_publisher:=true and '
                           'ros2_control:=true: controller_manager reads the URDF it publishes')
-    controller = (values['controller'] or DEFAULT_CONTROLLERS[the.config.output]).strip('/')
     manager = f'/{the.namespace}/controller_manager' if the.namespace else '/controller_manager'
     return ControlPlan(
-        plan=the, controller_manager=manager,
-        spawn=('joint_state_broadcaster', controller.rsplit('/', 1)[-1]),
+        plan=the, controller_manager=manager, controller=controller,
+        spawn=('joint_state_broadcaster', controller.strip('/').rsplit('/', 1)[-1]),
         packages=(('controller_manager', ROS2_CONTROL_HINT),) + the.packages,
         description_parameter=ros_distro == 'humble')
 
