@@ -50,28 +50,24 @@ def relay_main():
     """Serve as the bare relay: PointStamped in, JointState out, same stamp."""
     import rclpy
     from geometry_msgs.msg import PointStamped
-    from rclpy.executors import ExternalShutdownException
     from sensor_msgs.msg import JointState
+    from twobone_ik_ros.harness import serve
 
-    rclpy.init(args=sys.argv)
-    node = rclpy.create_node('relay')
-    pub = node.create_publisher(JointState, 'joint_states', 10)
-    out = JointState()
-    out.name = ['shoulder_joint', 'elbow_joint']
+    def make_relay():
+        node = rclpy.create_node('relay')
+        pub = node.create_publisher(JointState, 'joint_states', 10)
+        out = JointState()
+        out.name = ['shoulder_joint', 'elbow_joint']
 
-    def relay(msg):
-        out.header.stamp = msg.header.stamp
-        out.position = [msg.point.x, msg.point.y]
-        pub.publish(out)
+        def relay(msg):
+            out.header.stamp = msg.header.stamp
+            out.position = [msg.point.x, msg.point.y]
+            pub.publish(out)
 
-    node.create_subscription(PointStamped, 'target', relay, 10)
-    try:
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
+        node.create_subscription(PointStamped, 'target', relay, 10)
+        return node
+
+    serve(make_relay)
 
 
 def cpu_seconds(pid):
@@ -194,42 +190,28 @@ def main():
 
     import random
 
-    import rclpy
-    from rclpy.executors import SingleThreadedExecutor
-    from twobone_ik_ros.harness import percentile
+    from twobone_ik_ros.harness import percentile, spinning, wait_for
 
     rng = random.Random(1)
     points = [(rng.uniform(-1.8, 1.8), rng.uniform(-1.8, 1.8)) for _ in range(997)]
     servers = {kind: start_server(kind) for kind in SYSTEMS}
-    rclpy.init()
-    node = rclpy.create_node('bench_client')
-    clients = {kind: Client(node, kind) for kind in SYSTEMS}
-    executor = SingleThreadedExecutor()
-    executor.add_node(node)
-    spinner = threading.Thread(target=executor.spin)
-    spinner.start()
     try:
-        deadline = time.monotonic() + 60
-        while not all(c.ready() for c in clients.values()):
-            if time.monotonic() > deadline:
-                raise SystemExit('servers did not come up')
-            time.sleep(0.1)
-        time.sleep(1.0)
-        measure(clients, servers, 1000, 200, 1, points)  # warm-up
-        at_1khz = measure(clients, servers, 1000, options.targets, options.rounds, points)
-        sustained = {}
-        for kind in SYSTEMS:
-            for rate in LADDER:
-                result = measure(clients, servers, rate, options.targets, 1, points, (kind,))
-                if result[kind]['lost'] >= 0.01 * options.targets:
-                    break
-                sustained[kind] = (rate, result[kind])
+        with spinning('bench_client') as node:
+            clients = {kind: Client(node, kind) for kind in SYSTEMS}
+            wait_for(lambda: all(c.ready() for c in clients.values()), 60,
+                     'servers did not come up')
+            time.sleep(1.0)
+            measure(clients, servers, 1000, 200, 1, points)  # warm-up
+            at_1khz = measure(clients, servers, 1000, options.targets, options.rounds, points)
+            sustained = {}
+            for kind in SYSTEMS:
+                for rate in LADDER:
+                    result = measure(clients, servers, rate, options.targets, 1, points,
+                                     (kind,))
+                    if result[kind]['lost'] >= 0.01 * options.targets:
+                        break
+                    sustained[kind] = (rate, result[kind])
     finally:
-        # the spinner must leave the executor before anything it uses is destroyed
-        executor.shutdown()
-        spinner.join()
-        node.destroy_node()
-        rclpy.try_shutdown()
         for server in servers.values():
             server.stop()
 

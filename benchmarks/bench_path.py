@@ -56,31 +56,25 @@ def floor_main(count):
     """Serve as the floor: Path in, the precomputed JointTrajectory out."""
     import rclpy
     from nav_msgs.msg import Path
-    from rclpy.executors import ExternalShutdownException
     from trajectory_msgs.msg import JointTrajectory
     from twobone_ik_ros.commands import joint_trajectory
+    from twobone_ik_ros.harness import serve
     from twobone_ik_ros.motion import plan_path
     from twobone_ik_ros.parameters import DEFAULTS
     from twobone_ik_ros.solver import TwoBoneIK
 
     planned = plan_path(TwoBoneIK(R1, R2), path_points(count), None, None,
                         DEFAULTS['max_joint_velocity'], DEFAULTS['min_move_time'])
-    rclpy.init(args=sys.argv)
-    node = rclpy.create_node('floor')
-    pub = node.create_publisher(JointTrajectory, 'joint_trajectory', 10)
     names = DEFAULTS['joint_names']
 
-    def answer(msg):
-        pub.publish(joint_trajectory(names, planned.positions, planned.times_ns))
+    def make_floor():
+        node = rclpy.create_node('floor')
+        pub = node.create_publisher(JointTrajectory, 'joint_trajectory', 10)
+        node.create_subscription(Path, 'path', lambda msg: pub.publish(
+            joint_trajectory(names, planned.positions, planned.times_ns)), 10)
+        return node
 
-    node.create_subscription(Path, 'path', answer, 10)
-    try:
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
+    serve(make_floor)
 
 
 def start_server(kind, count):
@@ -155,44 +149,30 @@ def main():
     os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
     os.environ.setdefault('ROS_DOMAIN_ID', str(1 + os.getpid() % 101))
 
-    import rclpy
-    from rclpy.executors import SingleThreadedExecutor
-    from twobone_ik_ros.harness import percentile
+    from twobone_ik_ros.harness import percentile, spinning, wait_for
     from twobone_ik_ros.solver import forward
 
     servers = {kind: start_server(kind, options.poses) for kind in SYSTEMS}
-    rclpy.init()
-    node = rclpy.create_node('bench_path_client')
-    clients = {kind: Client(node, kind) for kind in SYSTEMS}
-    executor = SingleThreadedExecutor()
-    executor.add_node(node)
-    spinner = threading.Thread(target=executor.spin)
-    spinner.start()
     times = {kind: [] for kind in SYSTEMS}
     try:
-        deadline = time.monotonic() + 60
-        while not all(c.ready() for c in clients.values()):
-            if time.monotonic() > deadline:
-                raise SystemExit('servers did not come up')
-            time.sleep(0.1)
-        time.sleep(1.0)
-        path = build_path(options.poses)
-        for kind in SYSTEMS:  # warm-up, and the answers are checked once
-            clients[kind].round_trip(path)
-            answer = clients[kind].answer
-            assert len(answer.points) == options.poses, f'{kind}: {len(answer.points)} points'
-            worst = max(math.dist(forward(R1, R2, *p.positions)[1], xy)
-                        for p, xy in zip(answer.points, path_points(options.poses)))
-            assert worst <= 1e-9, f'{kind} misses a pose by {worst}'
-        for _ in range(options.rounds):
-            for kind in SYSTEMS:
-                times[kind].append(clients[kind].round_trip(path))
+        with spinning('bench_path_client') as node:
+            clients = {kind: Client(node, kind) for kind in SYSTEMS}
+            wait_for(lambda: all(c.ready() for c in clients.values()), 60,
+                     'servers did not come up')
+            time.sleep(1.0)
+            path = build_path(options.poses)
+            for kind in SYSTEMS:  # warm-up, and the answers are checked once
+                clients[kind].round_trip(path)
+                answer = clients[kind].answer
+                assert len(answer.points) == options.poses, \
+                    f'{kind}: {len(answer.points)} points'
+                worst = max(math.dist(forward(R1, R2, *p.positions)[1], xy)
+                            for p, xy in zip(answer.points, path_points(options.poses)))
+                assert worst <= 1e-9, f'{kind} misses a pose by {worst}'
+            for _ in range(options.rounds):
+                for kind in SYSTEMS:
+                    times[kind].append(clients[kind].round_trip(path))
     finally:
-        # the spinner must leave the executor before anything it uses is destroyed
-        executor.shutdown()
-        spinner.join()
-        node.destroy_node()
-        rclpy.try_shutdown()
         for server in servers.values():
             server.stop()
 

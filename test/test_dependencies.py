@@ -44,7 +44,7 @@ ROS_MODULES = {
     'sensor_msgs', 'std_msgs', 'visualization_msgs', 'tf2_msgs', 'ament_index_python',
     'nav_msgs', 'trajectory_msgs',
     'launch', 'launch_ros', 'launch_pytest', 'ament_copyright', 'ament_flake8', 'ament_pep257'}
-OWN_MODULES = {'twobone_ik_ros', 'helpers', 'ros_harness', 'stand_in', 'controller_stand_ins'}
+OWN_MODULES = {'twobone_ik_ros', 'helpers', 'ros_harness', 'controller_stand_ins'}
 #: needed without an import: the XML launch file is read by launch_xml
 XML_FRONT_END = 'launch_xml'
 

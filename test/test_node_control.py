@@ -45,6 +45,7 @@ class Arm:
     """The node under test, its probe and the stand-in arm, stopped together."""
 
     def __init__(self, output, start=(0.3, -0.5), **parameters):
+        self.output = output  # what command() listens for
         self.namespace = '/' + unique_name('arm')
         ros_args = ['-r', f'__ns:={self.namespace}', '-p', f'r1:={R1}', '-p', f'r2:={R2}',
                     '-p', f'output:={output}']
@@ -83,7 +84,7 @@ class Arm:
 
     def command(self, x, y, timeout=10.0):
         """Send a target; return the (theta1, theta2) the controller took."""
-        sent = self.arm.commands if self.output() == 'forward_command' else self.arm.trajectories
+        sent = self.arm.commands if self.output == 'forward_command' else self.arm.trajectories
         count = len(sent)
         self.probe.send(x, y, frame_id='')
         assert self.probe.spin_until(lambda: len(sent) > count or self.arm.refused, timeout), \
@@ -93,9 +94,6 @@ class Arm:
         if isinstance(last, list):
             return tuple(last)
         return tuple(last.points[-1].positions)
-
-    def output(self):
-        return self.probe.get_values('output')['output']
 
     def send_path(self, points, stamps_s=None, frame_id=''):
         msg = Path()
@@ -279,6 +277,7 @@ def test_output_changes_at_runtime_and_swaps_its_topics(make_arm):
     assert node.count_publishers(f'{namespace}/joint_states') == 2  # the node and the stand-in
     result = probe.set_parameters(output='forward_command')[0]
     assert result.successful, result.reason
+    arm.output = 'forward_command'
     assert probe.spin_until(lambda: node.count_publishers(f'{namespace}/commands') == 1
                             and node.count_publishers(f'{namespace}/joint_states') == 1, 10.0)
     assert probe.spin_until(lambda: arm.arm.forward.get_publisher_count() == 1, 10.0)

@@ -32,15 +32,9 @@ from typing import List, Sequence
 from builtin_interfaces.msg import Duration
 import numpy as np
 import numpy.typing as npt
-from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 _NS = 1_000_000_000
-
-
-def forward_command(positions: Sequence[float]) -> Float64MultiArray:
-    """Return the forward_command_controller command for ``positions`` (joint_names order)."""
-    return Float64MultiArray(data=[float(value) for value in positions])
 
 
 def duration(nanoseconds: int) -> Duration:

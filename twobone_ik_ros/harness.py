@@ -25,12 +25,13 @@ rclpy node in a context of its own that the caller spins explicitly.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 import os
 import signal
 import subprocess
 import sys
 import time
-from typing import Any, Callable, Dict, IO, List, Optional, Sequence
+from typing import Any, Callable, Dict, IO, Iterator, List, Optional, Sequence
 
 
 def _restore_sigint() -> None:
@@ -129,6 +130,67 @@ class GraphClient:
         self.executor.shutdown()
         self.node.destroy_node()
         self._rclpy.shutdown(context=self.context)
+
+
+def serve(make_node: Callable[[], Any]) -> None:
+    """
+    Run the node ``make_node()`` builds until SIGINT or shutdown, then shut down cleanly.
+
+    What a benchmark's server process does (rclpy is initialised with this
+    process's ``--ros-args``).
+    """
+    import rclpy
+    from rclpy.executors import ExternalShutdownException
+
+    rclpy.init(args=sys.argv)
+    node = None
+    try:
+        node = make_node()
+        rclpy.spin(node)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        if node is not None:
+            node.destroy_node()
+        rclpy.try_shutdown()
+
+
+@contextmanager
+def spinning(name: str) -> Iterator[Any]:
+    """
+    Yield a node (default context) that a thread of its own spins while the block runs.
+
+    On the way out the thread leaves the executor before the node is
+    destroyed: destroying it under a spinning executor ends the process with
+    ``terminate called without an active exception``.
+    """
+    import threading
+
+    import rclpy
+    from rclpy.executors import SingleThreadedExecutor
+
+    rclpy.init()
+    node = rclpy.create_node(name)
+    executor = SingleThreadedExecutor()
+    executor.add_node(node)
+    spinner = threading.Thread(target=executor.spin)
+    spinner.start()
+    try:
+        yield node
+    finally:
+        executor.shutdown()
+        spinner.join()
+        node.destroy_node()
+        rclpy.try_shutdown()
+
+
+def wait_for(condition: Callable[[], Any], timeout: float, failure: str) -> None:
+    """Poll ``condition`` (another thread spins) until it holds; SystemExit(failure) if not."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise SystemExit(failure)
+        time.sleep(0.1)
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:

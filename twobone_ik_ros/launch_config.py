@@ -25,7 +25,7 @@ before any process starts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from twobone_ik_ros.parameters import (
@@ -43,9 +43,6 @@ DEFAULT_CONTROLLERS = {
     Output.FORWARD_COMMAND: 'forward_position_controller',
     Output.JOINT_TRAJECTORY: 'joint_trajectory_controller',
 }
-#: The node's topic each controller output publishes on, under the controller's name.
-CONTROLLER_TOPICS = {Output.FORWARD_COMMAND: 'commands',
-                     Output.JOINT_TRAJECTORY: 'joint_trajectory'}
 
 
 class LaunchError(RuntimeError):
@@ -153,14 +150,8 @@ def plan(values: Mapping[str, str]) -> LaunchPlan:
         raise LaunchError(f'invalid parameters: {error}') from None
     packages = [('twobone_ik_ros', '')]
     remappings = [('target', values['target_topic'])]
-    controller = values['controller']
-    if config.output.drives_controller and controller:
-        if not controller.strip('/') or any(c.isspace() for c in controller):
-            raise LaunchError(f'controller must be a node name, got {controller!r}')
-        # relative: /<namespace>/<controller>/<topic>, where the namespaced
-        # controller_manager's controller listens
-        topic = CONTROLLER_TOPICS[config.output]
-        remappings.append((topic, f"{controller.rstrip('/')}/{topic}"))
+    if config.output.drives_controller and values['controller']:
+        remappings.append(controller_remapping(config.output, values['controller']))
     rsp = values['robot_state_publisher']
     if rsp == 'true' or (rsp == 'auto' and not config.output.drives_controller):
         packages.append(('robot_state_publisher', 'robot_state_publisher:=false'))
@@ -203,15 +194,30 @@ class ControlPlan:
     description_parameter: bool
 
 
+def controller_remapping(output: Output, controller: str) -> Tuple[str, str]:
+    """
+    Return the remapping of ``output``'s topic to the ``controller``'s (LaunchError if no name).
+
+    Relative: ``/<namespace>/<controller>/<topic>``, where a namespaced
+    controller_manager's controller listens.
+    """
+    if not controller.strip('/') or any(c.isspace() for c in controller):
+        raise LaunchError(f'controller must be a node name, got {controller!r}')
+    return (output.topic, f"{controller.rstrip('/')}/{output.topic}")
+
+
 def control_plan(values: Mapping[str, str], ros_distro: str) -> ControlPlan:
     """Resolve control.launch.py's arguments; raise LaunchError if the arm cannot be driven."""
     the = plan(values)
-    if the.config.output.drives_controller:
-        controller = values['controller'] or DEFAULT_CONTROLLERS[the.config.output]
-        the = plan(dict(values, controller=controller))
-    if not the.config.output.drives_controller:
+    output = the.config.output
+    if not output.drives_controller:
         raise LaunchError('control.launch.py drives a controller: output must be one of '
                           + ', '.join(output.value for output in DEFAULT_CONTROLLERS))
+    controller = values['controller']
+    if not controller:  # the yaml's controller, remapped as if it had been given
+        controller = DEFAULT_CONTROLLERS[output]
+        the = replace(the, remappings=the.remappings + (
+            controller_remapping(output, controller),))
     if values['robot_state_publisher'] == 'false' or values['ros2_control'] != 'true':
         raise LaunchError('control.launch.py needs robot_state_publisher:=true and '
                           'ros2_control:=true: controller_manager reads the URDF it publishes')

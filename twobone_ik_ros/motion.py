@@ -64,11 +64,9 @@ def move_time(start: Optional[Angles], goal: Angles, max_joint_velocity: float,
 def nearest_angles(solver: TwoBoneIK, theta1: float, theta2: float,
                    reference: Optional[Angles]) -> Angles:
     """Return each angle as the representation within its limits nearest ``reference``."""
-    if reference is None:
-        return (solver.shoulder_limits.nearest(theta1, None),
-                solver.elbow_limits.nearest(theta2, None))
-    return (solver.shoulder_limits.nearest(theta1, reference[0]),
-            solver.elbow_limits.nearest(theta2, reference[1]))
+    near1, near2 = reference or (None, None)
+    return (solver.shoulder_limits.nearest(theta1, near1),
+            solver.elbow_limits.nearest(theta2, near2))
 
 
 class PathPlan(NamedTuple):

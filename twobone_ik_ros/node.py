@@ -60,11 +60,6 @@ import numpy as np
 from rcl_interfaces.msg import SetParametersResult
 import rclpy
 from rclpy.executors import ExternalShutdownException
-try:
-    from rclpy.event_handler import PublisherEventCallbacks, SubscriptionEventCallbacks
-except ImportError:  # Humble: the same classes under their older module name
-    from rclpy.qos_event import (  # type: ignore[no-redef]
-        PublisherEventCallbacks, SubscriptionEventCallbacks)
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile
@@ -79,6 +74,8 @@ from twobone_ik_ros.outputs import ArmOutput
 from twobone_ik_ros.parameters import (
     as_double, descriptor, IKConfig, MODEL_PARAMETERS, PARAMETER_NAMES, PARAMETERS, validate,
     validate_change)
+from twobone_ik_ros.qos_events import (
+    QUIET_PUBLISHER, QUIET_SUBSCRIPTION, SubscriptionEventCallbacks)
 from twobone_ik_ros.robot_model import RobotModelSync
 from twobone_ik_ros.solver import Reason, Status
 from visualization_msgs.msg import MarkerArray
@@ -126,16 +123,13 @@ class TwoBoneIKNode(Node):
         self._frames = TargetFrames(self, lambda: self._config.frame)
         self._robot_model = RobotModelSync(self)
         self._output = ArmOutput(self, self._moved)
-        # secondary outputs without QoS event handlers (each is an entity the
-        # executor checks on every wake-up); their subscribers still report a
-        # QoS mismatch on their side
-        quiet = PublisherEventCallbacks(use_default_callbacks=False)
+        # no QoS event handlers on anything of the node's (see qos_events)
         self._elbow_pub = self.create_publisher(PointStamped, 'elbow', QUEUE_DEPTH,
-                                                event_callbacks=quiet)
+                                                event_callbacks=QUIET_PUBLISHER)
         self._marker_pub = self.create_publisher(MarkerArray, 'markers', _MARKER_QOS,
-                                                 event_callbacks=quiet)
+                                                 event_callbacks=QUIET_PUBLISHER)
         self._diag_pub = self.create_publisher(DiagnosticArray, '/diagnostics', QUEUE_DEPTH,
-                                               event_callbacks=quiet)
+                                               event_callbacks=QUIET_PUBLISHER)
         self._apply(config)
         # rclpy before Iron passes no message info (and so no sequence numbers).
         # The one event handled is message_lost: rclpy's default handlers for
@@ -149,7 +143,7 @@ class TwoBoneIKNode(Node):
                                                        use_default_callbacks=False))
         self.create_subscription(
             Path, 'path', self._on_path, QUEUE_DEPTH,
-            event_callbacks=SubscriptionEventCallbacks(use_default_callbacks=False))
+            event_callbacks=QUIET_SUBSCRIPTION)
         if hasattr(self, 'add_pre_set_parameters_callback'):  # not on Humble
             self.add_pre_set_parameters_callback(_doubles_as_doubles)
         self.add_on_set_parameters_callback(self._on_set_parameters)

@@ -37,11 +37,6 @@ import time
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
-try:
-    from rclpy.event_handler import PublisherEventCallbacks, SubscriptionEventCallbacks
-except ImportError:  # Humble: the same classes under their older module name
-    from rclpy.qos_event import (  # type: ignore[no-redef]
-        PublisherEventCallbacks, SubscriptionEventCallbacks)
 from rclpy.node import Node
 from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import JointState
@@ -50,6 +45,7 @@ from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 from twobone_ik_ros.commands import duration, joint_trajectory
 from twobone_ik_ros.motion import Angles, move_time, PathPlan
 from twobone_ik_ros.parameters import IKConfig, Output
+from twobone_ik_ros.qos_events import QUIET_PUBLISHER, QUIET_SUBSCRIPTION
 
 #: How often a path played back on joint_states or commands is sampled.
 PLAYBACK_RATE_HZ = 50.0
@@ -84,11 +80,6 @@ class ArmOutput:
         #: publishes one solution: (theta1, theta2, stamp, start of the move or None)
         self.send: Callable[[float, float, Any, Optional[Angles]], None] = self._send_nothing
 
-    @property
-    def output(self) -> Optional[Output]:
-        """Return the mode in force."""
-        return self._output
-
     def configure(self, config: IKConfig) -> None:
         """Make ``config``'s output the one in force (new entities only when it changed)."""
         self._config = config
@@ -109,27 +100,18 @@ class ArmOutput:
         self.measured = None
         self._output = config.output
         node = self._node
-        # no QoS event handlers: rclpy checks each on every wake-up of the
-        # executor (they cost more per target than anything else the node
-        # adds to a bare relay); the other side of a mismatch still reports it
-        quiet = {'event_callbacks': PublisherEventCallbacks(use_default_callbacks=False)}
-        if config.output is Output.JOINT_STATES:
-            self._publisher = node.create_publisher(JointState, 'joint_states', QUEUE_DEPTH,
-                                                    **quiet)
-            self.send = self._send_joint_state
-        else:
-            if config.output is Output.FORWARD_COMMAND:
-                self._publisher = node.create_publisher(Float64MultiArray, 'commands',
-                                                        QUEUE_DEPTH, **quiet)
-                self.send = self._send_command
-            else:
-                self._publisher = node.create_publisher(JointTrajectory, 'joint_trajectory',
-                                                        QUEUE_DEPTH, **quiet)
-                self.send = self._send_move
+        message_type, self.send = {
+            Output.JOINT_STATES: (JointState, self._send_joint_state),
+            Output.FORWARD_COMMAND: (Float64MultiArray, self._send_command),
+            Output.JOINT_TRAJECTORY: (JointTrajectory, self._send_move),
+        }[config.output]
+        self._publisher = node.create_publisher(message_type, config.output.topic, QUEUE_DEPTH,
+                                                event_callbacks=QUIET_PUBLISHER)
+        if config.output.drives_controller:
             # best effort takes both reliable and best-effort publishers of the state
             self._state_subscription = node.create_subscription(
                 JointState, 'joint_states', self._on_joint_state, qos_profile_sensor_data,
-                event_callbacks=SubscriptionEventCallbacks(use_default_callbacks=False))
+                event_callbacks=QUIET_SUBSCRIPTION)
 
     # --------------------------------------------------------- one target
 

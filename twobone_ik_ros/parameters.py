@@ -58,6 +58,11 @@ class Output(str, Enum):
     JOINT_TRAJECTORY = 'joint_trajectory'
 
     @property
+    def topic(self) -> str:
+        """Return the node's (relative) topic for this output: the value itself but for one."""
+        return 'commands' if self is Output.FORWARD_COMMAND else self.value
+
+    @property
     def drives_controller(self) -> bool:
         """Tell whether this output commands a controller (and reads the arm's joint_states)."""
         return self is not Output.JOINT_STATES

@@ -40,9 +40,9 @@ import rclpy
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from rclpy.time import Time
 from sensor_msgs.msg import JointState
-from stand_in import run
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
+from twobone_ik_ros.harness import serve
 
 LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL)
 
@@ -160,4 +160,4 @@ class StandInRobotStatePublisher:
 
 
 if __name__ == '__main__':
-    run(lambda: StandInRobotStatePublisher().node)
+    serve(lambda: StandInRobotStatePublisher().node)

@@ -28,7 +28,7 @@ import sys
 from geometry_msgs.msg import PointStamped
 import rclpy
 from rclpy.qos import DurabilityPolicy, QoSProfile
-from stand_in import run
+from twobone_ik_ros.harness import serve
 from visualization_msgs.msg import MarkerArray
 
 
@@ -49,4 +49,4 @@ def make_node():
 
 
 if __name__ == '__main__':
-    run(make_node)
+    serve(make_node)

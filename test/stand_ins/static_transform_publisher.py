@@ -27,8 +27,8 @@ import sys
 
 from geometry_msgs.msg import TransformStamped
 import rclpy
-from stand_in import run
 import tf2_ros
+from twobone_ik_ros.harness import serve
 
 
 def make_node():
@@ -56,4 +56,4 @@ def make_node():
 
 
 if __name__ == '__main__':
-    run(make_node)
+    serve(make_node)
