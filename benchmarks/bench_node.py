@@ -19,13 +19,15 @@ End-to-end latency, loss and CPU of the IK node, beside a bare relay.
 Both run as processes of their own: the IK node, and a relay that turns each
 PointStamped into a JointState with the same stamp and nothing else (the floor
 for any rclpy node with these message types, the same QoS, depth 10, and the
-same executor).  This process publishes stamped targets at a fixed rate and
-records when each answer arrives; rounds of relay and node alternate so that
-machine noise hits both alike.  Reported per system and rate: p50 and p99
-latency, targets lost (sent and never answered), and CPU time of the serving
-process per target it answered, from the first target to the last answer.
-Then, for each system, the highest rate of a
-ladder at which it still loses under 1 %.  The last line is for scripts:
+same executor, reading and writing message objects).  This process publishes
+stamped targets at a fixed rate and records when each answer arrives.  At
+1 kHz every target goes to both, in the same millisecond (which one first
+alternates), so that machine noise, which comes in bursts longer than a
+round, hits both alike.  Reported per system and rate: p50 and p99 latency,
+targets lost (sent and never answered), and CPU time of the serving process
+per target it answered, from the first target to the last answer.  Then,
+each alone, the highest rate of a ladder at which it still loses under 1 %.
+The last line is for scripts:
 
     p50_ratio=<node/relay at 1 kHz> cpu_ratio=<node/relay CPU per target>
     lost_node=<n> lost_relay=<n>      (on one line)
@@ -90,7 +92,7 @@ def start_server(kind):
 
 
 class Client:
-    """Publishes stamped targets to one server and times its answers."""
+    """Publishes stamped targets to one server and keeps when its answers came."""
 
     def __init__(self, node, kind):
         """Create the publisher and the subscription for the server ``kind``."""
@@ -116,53 +118,70 @@ class Client:
         """Tell whether the server is matched both ways."""
         return self.pub.get_subscription_count() > 0 and self.sub.get_publisher_count() > 0
 
-    def run(self, rate, count, points, pid):
-        """
-        Send ``count`` targets at ``rate`` Hz; return the latencies (ms), lost and CPU seconds.
-
-        The CPU time of the server process ``pid`` is taken from the first
-        target until the last answer arrived (or 0.5 s after the last target
-        went out, when some never arrive), so idle time after the work is not
-        charged to the targets.
-        """
+    def answered(self, stamps):
+        """Tell whether the targets sent at ``stamps`` were all answered."""
         with self.lock:
-            self.arrivals.clear()
-        sent = []
-        cpu = cpu_seconds(pid)
-        period = 1.0 / rate
-        msg = self.msg
-        start = time.perf_counter()
-        for i in range(count):
-            deadline = start + i * period
-            while True:
-                remaining = deadline - time.perf_counter()
-                if remaining <= 0:
-                    break
-                time.sleep(remaining if remaining > 0.0005 else 0)
+            return all(stamp in self.arrivals for stamp in stamps)
+
+    def latencies(self, stamps):
+        """Return the latency (ms) of each answered target of ``stamps``."""
+        with self.lock:
+            return [(self.arrivals[s] - s) / 1e6 for s in stamps if s in self.arrivals]
+
+
+def run(clients, servers, rate, count, points):
+    """
+    Send ``count`` targets at ``rate`` Hz to every client's server at once.
+
+    Return per server: the latencies (ms), the lost and the CPU seconds.  The
+    CPU time of each server process is taken from the first target until the
+    last answers arrived (or 0.5 s after the last targets went out, when some
+    never arrive), so idle time after the work is not charged to the targets.
+    """
+    kinds = list(clients)
+    for client in clients.values():
+        with client.lock:
+            client.arrivals.clear()
+    sent = {kind: [] for kind in kinds}
+    cpu = {kind: cpu_seconds(servers[kind].pid) for kind in kinds}
+    period = 1.0 / rate
+    start = time.perf_counter()
+    for i in range(count):
+        deadline = start + i * period
+        while True:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                break
+            time.sleep(remaining if remaining > 0.0005 else 0)
+        x, y = points[i % len(points)]
+        for kind in (kinds if i % 2 else kinds[::-1]):
+            client = clients[kind]
+            msg = client.msg
             stamp = time.time_ns()
             msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(stamp, 1_000_000_000)
-            msg.point.x, msg.point.y = points[i % len(points)]
-            self.pub.publish(msg)
-            sent.append(stamp)
-        drain = time.monotonic() + 0.5
-        while time.monotonic() < drain:  # let the last answers arrive
-            with self.lock:
-                if all(s in self.arrivals for s in sent[-10:]):
-                    break
-            time.sleep(0.001)
-        cpu = cpu_seconds(pid) - cpu
-        time.sleep(0.2)  # anything later still counts as answered, not as lost
-        with self.lock:
-            latencies = [(self.arrivals[s] - s) / 1e6 for s in sent if s in self.arrivals]
-        return latencies, count - len(latencies), cpu
+            msg.point.x, msg.point.y = x, y
+            client.pub.publish(msg)
+            sent[kind].append(stamp)
+    drain = time.monotonic() + 0.5
+    while time.monotonic() < drain:  # let the last answers arrive
+        if all(clients[kind].answered(sent[kind][-10:]) for kind in kinds):
+            break
+        time.sleep(0.001)
+    cpu = {kind: cpu_seconds(servers[kind].pid) - cpu[kind] for kind in kinds}
+    time.sleep(0.2)  # anything later still counts as answered, not as lost
+    results = {}
+    for kind in kinds:
+        latencies = clients[kind].latencies(sent[kind])
+        results[kind] = (latencies, count - len(latencies), cpu[kind])
+    return results
 
 
 def measure(clients, servers, rate, count, rounds, points, kinds=SYSTEMS):
-    """Alternate rounds between the servers; pool latencies, losses and CPU."""
+    """Serve ``kinds`` together for ``rounds`` rounds; pool latencies, losses and CPU."""
     results = {kind: {'latencies': [], 'lost': 0, 'cpu': 0.0, 'received': 0} for kind in kinds}
     for _ in range(rounds):
-        for kind in kinds:
-            latencies, lost, cpu = clients[kind].run(rate, count, points, servers[kind].pid)
+        answers = run({kind: clients[kind] for kind in kinds}, servers, rate, count, points)
+        for kind, (latencies, lost, cpu) in answers.items():
             result = results[kind]
             result['cpu'] += cpu
             result['latencies'] += latencies
@@ -179,7 +198,7 @@ def cpu_per_target(result):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--targets', type=int, default=2000, help='targets per round')
-    parser.add_argument('--rounds', type=int, default=4, help='rounds per system at 1 kHz')
+    parser.add_argument('--rounds', type=int, default=4, help='rounds at 1 kHz')
     parser.add_argument('--serve-relay', action='store_true', help=argparse.SUPPRESS)
     options, _ = parser.parse_known_args()  # the relay also gets --ros-args
     if options.serve_relay:
@@ -215,7 +234,7 @@ def main():
         for server in servers.values():
             server.stop()
 
-    print(f'{options.rounds} alternating rounds of {options.targets} targets per system at 1 kHz')
+    print(f'{options.rounds} rounds of {options.targets} targets to both systems at 1 kHz')
     print(f'{"rate Hz":>8s} {"system":>6s} {"p50 ms":>8s} {"p99 ms":>8s} {"lost":>6s} '
           f'{"CPU us/target":>14s}')
     for kind in SYSTEMS:

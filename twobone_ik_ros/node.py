@@ -21,10 +21,12 @@ each target into the base frame (``frames.TargetFrames`` for other frames),
 ``_solve`` calls the solver and publishes.  The per-target path publishes the
 joint state and leaves the rest to one housekeeping timer (every entity costs
 rclpy's executor time on every wake-up): markers are redrawn at most
-``MARKER_RATE_HZ`` when something changed, diagnostics go out at 1 Hz, and
-the current solution is published again at ``joint_state_rate``
-(robot_state_publisher drops joint states closer together than its publish
-period, so without it a quick sequence could end on a stale model).  Every
+``MARKER_RATE_HZ`` when something changed and someone subscribes, diagnostics
+go out at 1 Hz, and the current solution is published again when none went
+out for a period of ``joint_state_rate`` (robot_state_publisher drops joint
+states closer together than its publish period, so without it a quick
+sequence could end on a stale model; while targets stream, it would only
+repeat them).  Every
 target ends in exactly one counter (see ``diagnostics``), every rejected one
 in a throttled warning, and every one lost on the way is counted as lost.
 
@@ -53,6 +55,7 @@ import sys
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
 from nav_msgs.msg import Path
@@ -64,6 +67,7 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from rclpy.qos_overriding_options import QoSOverridingOptions
+from rclpy.serialization import deserialize_message
 from rclpy.subscription import Subscription
 from twobone_ik_ros.diagnostics import (
     build_diagnostics, REJECTION_TEXT, SequenceGaps, TargetCounters)
@@ -78,6 +82,7 @@ from twobone_ik_ros.qos_events import (
     QUIET_PUBLISHER, QUIET_SUBSCRIPTION, SubscriptionEventCallbacks)
 from twobone_ik_ros.robot_model import RobotModelSync
 from twobone_ik_ros.solver import Reason, Status
+from twobone_ik_ros.wire import TargetReader
 from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'twobone_ik'
@@ -111,7 +116,8 @@ class TwoBoneIKNode(Node):
         self._shown_status = Status.SOLVED
         self._markers_stale = True
         self._next_diagnostics = 0.0
-        self._next_joint_state = 0.0
+        self._next_joint_state = 0.0  # _solve moves it on: no repeat while targets stream
+        self._republish_period = 0.0
         self._next_markers = 0.0
         self._housekeeping_timer: Any = None
         self._last_warning: Dict[str, float] = {}
@@ -131,16 +137,22 @@ class TwoBoneIKNode(Node):
         self._diag_pub = self.create_publisher(DiagnosticArray, '/diagnostics', QUEUE_DEPTH,
                                                event_callbacks=QUIET_PUBLISHER)
         self._apply(config)
-        # rclpy before Iron passes no message info (and so no sequence numbers).
-        # The one event handled is message_lost: rclpy's default handlers for
-        # QoS and type mismatches would be two more entities for the executor
-        # to check on every wake-up, and the publisher's side reports those too.
+        # Targets come serialised (raw): read without rclpy's message objects,
+        # which cost more than the solve (see wire).  rclpy before Iron passes
+        # no message info (and so no sequence numbers).  The one event handled
+        # is message_lost: rclpy's default handlers for QoS and type mismatches
+        # would be two more entities for the executor to check on every
+        # wake-up, and the publisher's side reports those too.
+        self._reader = TargetReader()
+        self._stamp = Time()  # the stamp of the target being solved, reused
         with_info = hasattr(Subscription, 'CallbackType')
         self.create_subscription(
-            PointStamped, 'target', self._on_numbered_target if with_info else self._on_target,
+            PointStamped, 'target',
+            self._on_numbered_target if with_info else self._on_serialized_target,
             QUEUE_DEPTH, qos_overriding_options=QoSOverridingOptions.with_default_policies(),
             event_callbacks=SubscriptionEventCallbacks(message_lost=self._on_message_lost,
-                                                       use_default_callbacks=False))
+                                                       use_default_callbacks=False),
+            raw=True)
         self.create_subscription(
             Path, 'path', self._on_path, QUEUE_DEPTH,
             event_callbacks=QUIET_SUBSCRIPTION)
@@ -151,7 +163,7 @@ class TwoBoneIKNode(Node):
 
     # ------------------------------------------------------------ hot path
 
-    def _on_numbered_target(self, msg: PointStamped, info: Dict[str, Any]) -> None:
+    def _on_numbered_target(self, raw: bytes, info: Dict[str, Any]) -> None:
         """Count the targets its publisher sent before this one that never came, then solve."""
         sequence = info['publication_sequence_number']
         if sequence:  # None or 0 where the middleware does not number samples
@@ -159,7 +171,19 @@ class TwoBoneIKNode(Node):
             missed = self._gaps.missed(writer['data'] if writer else None, sequence)
             if missed:
                 self._counters.lost += missed
-        self._on_target(msg)
+        self._on_serialized_target(raw)
+
+    def _on_serialized_target(self, raw: bytes) -> None:
+        """Solve a target in the base frame straight from its bytes; the rest as messages."""
+        target = self._reader.read(raw)
+        if target is None or target[2] and target[2] != self._config.frame:
+            # another encoding, or another frame (tf2 takes the header)
+            self._on_target(deserialize_message(raw, PointStamped))
+            return
+        self._counters.received += 1
+        stamp = self._stamp
+        stamp.sec, stamp.nanosec = target[0], target[1]
+        self._solve(target[3], target[4], stamp)
 
     def _on_message_lost(self, info: Any) -> None:
         self._counters.lost_dds += info.total_count_change
@@ -201,6 +225,7 @@ class TwoBoneIKNode(Node):
         # messages are reused: publish() serialises at once, and the names
         # and frame only change with the parameters
         output.send(theta1, theta2, stamp, start)
+        self._next_joint_state = time.monotonic() + self._republish_period
         if self._elbow_listeners:
             elbow = self._elbow_msg
             elbow.header.stamp = stamp
@@ -310,12 +335,15 @@ class TwoBoneIKNode(Node):
         """
         now = time.monotonic()
         self._elbow_listeners = self._elbow_pub.get_subscription_count()
-        if self._markers_stale and now >= self._next_markers:
+        # a subscriber that comes later still gets the drawing of now: it is
+        # stale until published, and the publisher is transient local
+        if self._markers_stale and now >= self._next_markers and \
+                self._marker_pub.get_subscription_count():
             self._next_markers = now + 1.0 / MARKER_RATE_HZ
             self._publish_markers()
-        rate = self._config.joint_state_rate
-        if rate > 0.0 and now >= self._next_joint_state:
-            self._next_joint_state = now + 1.0 / rate
+        period = self._republish_period
+        if period and now >= self._next_joint_state:
+            self._next_joint_state = now + period
             self._republish_joint_state()
         self._robot_model.poll()
         if now >= self._next_diagnostics:
@@ -375,6 +403,8 @@ class TwoBoneIKNode(Node):
         self._drawing.markers = (
             arm_markers(config.frame, config.r1, config.r2, (0.0, 0.0), None, Status.SOLVED)
             + workspace_markers(config.frame, config.r1, config.r2))
+        rate = config.joint_state_rate
+        self._republish_period = 1.0 / rate if rate > 0.0 else 0.0
         if previous is None or previous.joint_state_rate != config.joint_state_rate:
             if self._housekeeping_timer is not None:
                 self.destroy_timer(self._housekeeping_timer)

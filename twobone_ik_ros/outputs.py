@@ -46,6 +46,7 @@ from twobone_ik_ros.commands import duration, joint_trajectory
 from twobone_ik_ros.motion import Angles, move_time, PathPlan
 from twobone_ik_ros.parameters import IKConfig, Output
 from twobone_ik_ros.qos_events import QUIET_PUBLISHER, QUIET_SUBSCRIPTION
+from twobone_ik_ros.wire import SerializedMessage
 
 #: How often a path played back on joint_states or commands is sampled.
 PLAYBACK_RATE_HZ = 50.0
@@ -75,6 +76,9 @@ class ArmOutput:
         self._move = JointTrajectory()
         self._move.points = [JointTrajectoryPoint()]
         self._move.points[0].positions = array('d', (0.0, 0.0))
+        # the two per-target messages, serialised once and rewritten (see wire)
+        self._joints_wire: Optional[SerializedMessage] = None
+        self._command_wire = _usable(SerializedMessage(self._command, _fill_command, False))
         self._playback: Optional[Tuple[np.ndarray, np.ndarray, int]] = None
         self._playback_timer: Any = None
         #: publishes one solution: (theta1, theta2, stamp, start of the move or None)
@@ -85,6 +89,7 @@ class ArmOutput:
         self._config = config
         names = config.joint_names
         self._joints.name = list(names)
+        self._joints_wire = _usable(SerializedMessage(self._joints, _fill_joint_state))
         self._move.joint_names = list(names)
         if names != self._names:
             self._names = names
@@ -121,6 +126,10 @@ class ArmOutput:
 
     def _send_joint_state(self, theta1: float, theta2: float, stamp: Any,
                           start: Optional[Angles]) -> None:
+        wire = self._joints_wire
+        if wire is not None and self._published(
+                wire.write(stamp.sec, stamp.nanosec, theta1, theta2)):
+            return
         joints = self._joints
         joints.header.stamp = stamp
         position = joints.position  # filled in place, no new list
@@ -130,10 +139,24 @@ class ArmOutput:
 
     def _send_command(self, theta1: float, theta2: float, stamp: Any,
                       start: Optional[Angles]) -> None:
+        wire = self._command_wire
+        if wire is not None and self._published(wire.write(0, 0, theta1, theta2)):
+            return
         data = self._command.data
         data[0] = theta1
         data[1] = theta2
         self._publisher.publish(self._command)
+
+    def _published(self, data: bytes) -> bool:
+        """Publish serialised ``data``; False (and objects from now on) if rclpy refuses."""
+        try:
+            self._publisher.publish(data)
+        except TypeError:
+            global _SERIALIZED_PUBLISH
+            _SERIALIZED_PUBLISH = False
+            self._joints_wire = self._command_wire = None
+            return False
+        return True
 
     def _send_move(self, theta1: float, theta2: float, stamp: Any,
                    start: Optional[Angles]) -> None:
@@ -214,3 +237,24 @@ class ArmOutput:
         self._moved((theta1, theta2))
         if index == len(times_ns) - 1:
             self.stop_playback()
+
+
+#: cleared for good if this rclpy's Publisher.publish refuses bytes
+_SERIALIZED_PUBLISH = True
+
+
+def _usable(wire: SerializedMessage) -> Optional[SerializedMessage]:
+    return wire if wire.usable and _SERIALIZED_PUBLISH else None
+
+
+def _fill_joint_state(message: JointState, sec: int, nanosec: int, a: float, b: float) -> None:
+    message.header.stamp.sec = sec
+    message.header.stamp.nanosec = nanosec
+    message.position[0] = a
+    message.position[1] = b
+
+
+def _fill_command(message: Float64MultiArray, sec: int, nanosec: int, a: float,
+                  b: float) -> None:
+    message.data[0] = a
+    message.data[1] = b

@@ -123,7 +123,8 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
                   _LIMITS),
     ParameterSpec('joint_state_rate', 10.0, 'double',
                   'Rate in Hz at which the current solution is published again on '
-                  'joint_states (as joint_state_publisher does), so that robot_state_publisher '
+                  'joint_states while no new one goes out (as joint_state_publisher does), so '
+                  'that robot_state_publisher '
                   'ends on the last solution however fast targets came; 0 turns it off.',
                   f'{JOINT_STATE_RATE_RANGE[0]:g} <= rate <= {JOINT_STATE_RATE_RANGE[1]:g}',
                   limits=JOINT_STATE_RATE_RANGE),
