@@ -16,10 +16,12 @@
 """
 The ROS 2 node: PointStamped targets in, JointState, elbow and markers out.
 
-The node is a thin shell around ``solver.TwoBoneIK``: ``_on_target`` brings
-each target into the base frame (``frames.TargetFrames`` for other frames),
-``_solve`` calls the solver and publishes.  The per-target path publishes the
-joint state and leaves the rest to one housekeeping timer (every entity costs
+The node is a thin shell around ``solver.TwoBoneIK``: ``_on_serialized_target``
+reads each target from its bytes (``wire``: rclpy's message objects would cost
+more than the solve), ``_on_target`` brings one in another frame into the base
+frame (``frames.TargetFrames``), ``_solve`` calls the solver and publishes.
+The per-target path publishes the joint state and leaves the rest to one
+housekeeping timer (every entity costs
 rclpy's executor time on every wake-up): markers are redrawn at most
 ``MARKER_RATE_HZ`` when something changed and someone subscribes, diagnostics
 go out at 1 Hz, and the current solution is published again when none went
