@@ -85,7 +85,7 @@ def start_server(kind):
 
     ros_args = ['-r', f'__ns:=/bench_{kind}']
     if kind == 'relay':
-        return RosProcess.python(script=os.path.abspath(__file__), args=['--serve-relay'],
+        return RosProcess.python(script=os.path.abspath(__file__), args=['--serve'],
                                  ros_args=ros_args)
     return RosProcess.python('twobone_ik_ros.node',
                              ros_args=ros_args + ['-p', 'r1:=1.0', '-p', 'r2:=0.7'])
@@ -196,20 +196,16 @@ def cpu_per_target(result):
 
 
 def main():
+    from twobone_ik_ros.harness import benchmark_options, percentile, spinning, wait_for
+
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--targets', type=int, default=2000, help='targets per round')
     parser.add_argument('--rounds', type=int, default=4, help='rounds at 1 kHz')
-    parser.add_argument('--serve-relay', action='store_true', help=argparse.SUPPRESS)
-    options, _ = parser.parse_known_args()  # the relay also gets --ros-args
-    if options.serve_relay:
-        relay_main()
+    options = benchmark_options(parser, lambda _: relay_main())
+    if options is None:
         return
-    os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
-    os.environ.setdefault('ROS_DOMAIN_ID', str(1 + os.getpid() % 101))
 
     import random
-
-    from twobone_ik_ros.harness import percentile, spinning, wait_for
 
     rng = random.Random(1)
     points = [(rng.uniform(-1.8, 1.8), rng.uniform(-1.8, 1.8)) for _ in range(997)]

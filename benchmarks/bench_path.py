@@ -84,7 +84,7 @@ def start_server(kind, count):
     ros_args = ['-r', f'__ns:=/bench_path_{kind}']
     if kind == 'floor':
         return RosProcess.python(script=os.path.abspath(__file__),
-                                 args=['--serve-floor', '--poses', str(count)],
+                                 args=['--serve', '--poses', str(count)],
                                  ros_args=ros_args)
     return RosProcess.python('twobone_ik_ros.node', ros_args=ros_args + [
         '-p', f'r1:={R1}', '-p', f'r2:={R2}', '-p', 'output:=joint_trajectory'])
@@ -138,18 +138,15 @@ def build_path(count):
 
 
 def main():
+    from twobone_ik_ros.harness import benchmark_options, percentile, spinning, wait_for
+
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--poses', type=int, default=10000, help='poses in the path')
     parser.add_argument('--rounds', type=int, default=10, help='rounds per system')
-    parser.add_argument('--serve-floor', action='store_true', help=argparse.SUPPRESS)
-    options, _ = parser.parse_known_args()  # the floor also gets --ros-args
-    if options.serve_floor:
-        floor_main(options.poses)
+    options = benchmark_options(parser, lambda o: floor_main(o.poses))
+    if options is None:
         return
-    os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
-    os.environ.setdefault('ROS_DOMAIN_ID', str(1 + os.getpid() % 101))
 
-    from twobone_ik_ros.harness import percentile, spinning, wait_for
     from twobone_ik_ros.solver import forward
 
     servers = {kind: start_server(kind, options.poses) for kind in SYSTEMS}

@@ -25,6 +25,7 @@ rclpy node in a context of its own that the caller spins explicitly.
 
 from __future__ import annotations
 
+import argparse
 from contextlib import contextmanager
 import os
 import signal
@@ -130,6 +131,26 @@ class GraphClient:
         self.executor.shutdown()
         self.node.destroy_node()
         self._rclpy.shutdown(context=self.context)
+
+
+def benchmark_options(parser: argparse.ArgumentParser,
+                      serve_instead: Callable[[argparse.Namespace], None]
+                      ) -> Optional[argparse.Namespace]:
+    """
+    Parse a benchmark's options, or run its baseline server (``--serve``) and return None.
+
+    A benchmark starts its baseline as ``python <benchmark> --serve ... --ros-args ...``;
+    the measuring process keeps its DDS traffic on loopback in a domain of its own
+    (the servers inherit both).
+    """
+    parser.add_argument('--serve', action='store_true', help=argparse.SUPPRESS)
+    options, _ = parser.parse_known_args()  # a server also gets --ros-args
+    if options.serve:
+        serve_instead(options)
+        return None
+    os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
+    os.environ.setdefault('ROS_DOMAIN_ID', str(1 + os.getpid() % 101))
+    return options
 
 
 def serve(make_node: Callable[[], Any]) -> None:

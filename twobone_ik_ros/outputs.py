@@ -88,11 +88,11 @@ class ArmOutput:
         """Make ``config``'s output the one in force (new entities only when it changed)."""
         self._config = config
         names = config.joint_names
-        self._joints.name = list(names)
-        self._joints_wire = _usable(SerializedMessage(self._joints, _fill_joint_state))
-        self._move.joint_names = list(names)
         if names != self._names:
             self._names = names
+            self._joints.name = list(names)
+            self._joints_wire = _usable(SerializedMessage(self._joints, _fill_joint_state))
+            self._move.joint_names = list(names)
             self._state_names, self._state_index, self.measured = None, None, None
         if config.output is self._output:
             return
@@ -127,8 +127,8 @@ class ArmOutput:
     def _send_joint_state(self, theta1: float, theta2: float, stamp: Any,
                           start: Optional[Angles]) -> None:
         wire = self._joints_wire
-        if wire is not None and self._published(
-                wire.write(stamp.sec, stamp.nanosec, theta1, theta2)):
+        if wire is not None:
+            self._publisher.publish(wire.write(stamp.sec, stamp.nanosec, theta1, theta2))
             return
         joints = self._joints
         joints.header.stamp = stamp
@@ -140,23 +140,13 @@ class ArmOutput:
     def _send_command(self, theta1: float, theta2: float, stamp: Any,
                       start: Optional[Angles]) -> None:
         wire = self._command_wire
-        if wire is not None and self._published(wire.write(0, 0, theta1, theta2)):
+        if wire is not None:
+            self._publisher.publish(wire.write(0, 0, theta1, theta2))
             return
         data = self._command.data
         data[0] = theta1
         data[1] = theta2
         self._publisher.publish(self._command)
-
-    def _published(self, data: bytes) -> bool:
-        """Publish serialised ``data``; False (and objects from now on) if rclpy refuses."""
-        try:
-            self._publisher.publish(data)
-        except TypeError:
-            global _SERIALIZED_PUBLISH
-            _SERIALIZED_PUBLISH = False
-            self._joints_wire = self._command_wire = None
-            return False
-        return True
 
     def _send_move(self, theta1: float, theta2: float, stamp: Any,
                    start: Optional[Angles]) -> None:
@@ -239,12 +229,8 @@ class ArmOutput:
             self.stop_playback()
 
 
-#: cleared for good if this rclpy's Publisher.publish refuses bytes
-_SERIALIZED_PUBLISH = True
-
-
 def _usable(wire: SerializedMessage) -> Optional[SerializedMessage]:
-    return wire if wire.usable and _SERIALIZED_PUBLISH else None
+    return wire if wire.usable else None
 
 
 def _fill_joint_state(message: JointState, sec: int, nanosec: int, a: float, b: float) -> None:

@@ -23,8 +23,9 @@ and wrote the serialised form used 11 % less CPU per target than the same
 relay with message objects, and lost fewer targets beside two CPU-bound
 processes (benchmarks/bench_node.py, README "Performance").
 
-rclpy supports both ends: a subscription with ``raw=True`` hands over the
-serialised bytes, and ``Publisher.publish`` takes bytes.  What the bytes look
+rclpy supports both ends (every distribution since Eloquent): a subscription
+with ``raw=True`` hands over the serialised bytes, and ``Publisher.publish``
+takes bytes.  What the bytes look
 like is the middleware's business, so nothing here assumes it blindly:
 
 - ``TargetReader`` reads the classic little-endian CDR that ROS 2's
