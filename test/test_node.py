@@ -25,6 +25,7 @@ run alone and in any order.  One file, one subject: the node as a black box.
 import math
 import os
 import random
+import signal
 
 from diagnostic_msgs.msg import DiagnosticStatus
 from helpers import random_reachable, ROOT
@@ -451,3 +452,28 @@ def test_flood_of_20000_with_a_third_bad_leaves_the_node_alive_and_counting(prob
 
 def test_sigint_stops_the_node_with_exit_code_zero(node, probe):
     assert node.interrupt() == 0, node.output()
+
+
+@pytest.mark.parametrize('stop_signal', [signal.SIGINT, signal.SIGTERM], ids=['INT', 'TERM'])
+def test_a_stop_signal_while_targets_stream_ends_node_and_source_with_exit_code_zero(
+        stop_signal):
+    # rclpy's own signal handlers shut the context down from another thread
+    # while a callback may be publishing: before process.run_node, about half
+    # of these stops ended a process with RCLError and exit code 1
+    for attempt in range(5):
+        node, probe = start_node()
+        source = NodeProcess('twobone_ik_ros.target_publisher', ros_args=[
+            '-r', f'__ns:={probe.namespace}', '-p', 'pattern:=circle', '-p', 'rate:=2000.0'])
+        try:
+            assert probe.spin_until(lambda: len(probe.joint_states) > 200, 30.0), \
+                source.output()
+            probe.spin_for(random.uniform(0.0, 0.2))  # somewhere in the stream
+            for process in (source, node):
+                process.process.send_signal(stop_signal)
+            for process in (source, node):
+                assert process.wait(timeout=30.0) == 0, (attempt, process.output())
+                assert 'Traceback' not in process.output(), process.output()
+        finally:
+            probe.close()
+            source.stop()
+            node.stop()

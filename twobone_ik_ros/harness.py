@@ -155,25 +155,15 @@ def benchmark_options(parser: argparse.ArgumentParser,
 
 def serve(make_node: Callable[[], Any]) -> None:
     """
-    Run the node ``make_node()`` builds until SIGINT or shutdown, then shut down cleanly.
+    Run the node ``make_node()`` builds until SIGINT or SIGTERM, then stop in order.
 
-    What a benchmark's server process does (rclpy is initialised with this
-    process's ``--ros-args``).
+    What a benchmark's server and a test's stand-in process do: the same
+    ``process.run_node`` as the package's executables, with this process's
+    ``--ros-args``.
     """
-    import rclpy
-    from rclpy.executors import ExternalShutdownException
+    from twobone_ik_ros.process import run_node
 
-    rclpy.init(args=sys.argv)
-    node = None
-    try:
-        node = make_node()
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
+    run_node(make_node, args=sys.argv)
 
 
 @contextmanager
@@ -181,26 +171,25 @@ def spinning(name: str) -> Iterator[Any]:
     """
     Yield a node (default context) that a thread of its own spins while the block runs.
 
-    On the way out the thread leaves the executor before the node is
-    destroyed: destroying it under a spinning executor ends the process with
-    ``terminate called without an active exception``.
+    On the way out the thread leaves the executor before the executor is shut
+    down and the node destroyed (``process.Spinner``): destroying it under a
+    spinning executor ends the process with ``terminate called without an
+    active exception``.
     """
-    import threading
-
     import rclpy
     from rclpy.executors import SingleThreadedExecutor
+    from twobone_ik_ros.process import Spinner
 
     rclpy.init()
     node = rclpy.create_node(name)
     executor = SingleThreadedExecutor()
     executor.add_node(node)
-    spinner = threading.Thread(target=executor.spin)
-    spinner.start()
+    spinner = Spinner(executor).start()
     try:
         yield node
     finally:
+        spinner.stop()
         executor.shutdown()
-        spinner.join()
         node.destroy_node()
         rclpy.try_shutdown()
 

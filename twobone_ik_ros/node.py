@@ -33,7 +33,8 @@ target ends in exactly one counter (see ``diagnostics``), every rejected one
 in a throttled warning, and every one lost on the way is counted as lost.
 
 The file is one idea, the node's wiring; what is not wiring lives in the
-modules it imports (solver, frames, robot_model, markers, diagnostics).
+modules it imports (solver, frames, robot_model, markers, diagnostics), and
+``main`` leaves running and stopping the process to ``process.run_node``.
 
 Interface (relative names, so a namespace or a remap moves them):
   subscribes ``target`` (geometry_msgs/PointStamped; QoS overridable with
@@ -64,7 +65,6 @@ from nav_msgs.msg import Path
 import numpy as np
 from rcl_interfaces.msg import SetParametersResult
 import rclpy
-from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile
@@ -80,6 +80,7 @@ from twobone_ik_ros.outputs import ArmOutput
 from twobone_ik_ros.parameters import (
     as_double, descriptor, IKConfig, MODEL_PARAMETERS, PARAMETER_NAMES, PARAMETERS, validate,
     validate_change)
+from twobone_ik_ros.process import run_node
 from twobone_ik_ros.qos_events import (
     QUIET_PUBLISHER, QUIET_SUBSCRIPTION, SubscriptionEventCallbacks)
 from twobone_ik_ros.robot_model import RobotModelSync
@@ -425,27 +426,16 @@ def _describe(config: IKConfig) -> str:
 
 
 def main(args: Optional[List[str]] = None) -> None:
-    """Run the node until SIGINT or shutdown; exit 2 on an invalid configuration."""
-    rclpy.init(args=args)
-    node = None
-    code = 0
-    try:
-        try:
-            node = TwoBoneIKNode()
-        except (ValueError, rclpy.exceptions.ParameterException) as error:
-            rclpy.logging.get_logger(NODE_NAME).fatal(f'invalid parameters: {error}')
-            code = 2
-        else:
-            # everything made so far lives as long as the node: keep the
-            # collector from walking it again and again while targets stream
-            gc.freeze()
-            rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass  # Ctrl-C, also while starting up, is a clean stop
-    finally:
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
+    """Run the node until SIGINT, SIGTERM or shutdown; exit 2 on an invalid configuration."""
+    def make_node() -> TwoBoneIKNode:
+        node = TwoBoneIKNode()
+        # everything made so far lives as long as the node: keep the collector
+        # from walking it again and again while targets stream
+        gc.freeze()
+        return node
+
+    code = run_node(make_node, args=args, name=NODE_NAME,
+                    invalid=(ValueError, rclpy.exceptions.ParameterException))
     if code:
         sys.exit(code)
 

@@ -30,10 +30,9 @@ from typing import Any, List, Optional
 
 from geometry_msgs.msg import PointStamped
 from rcl_interfaces.msg import ParameterDescriptor
-import rclpy
-from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from twobone_ik_ros.parameters import DEFAULTS
+from twobone_ik_ros.process import run_node
 from twobone_ik_ros.target_patterns import make_pattern, PATTERNS
 
 
@@ -77,22 +76,11 @@ class TargetPublisher(Node):
 
 
 def main(args: Optional[List[str]] = None) -> None:
-    """Run until the count is reached, SIGINT or shutdown."""
-    rclpy.init(args=args)
-    node = None
-    try:
-        node = TargetPublisher()
-        while rclpy.ok() and not node.done:
-            rclpy.spin_once(node, timeout_sec=0.1)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    except ValueError as error:
-        rclpy.logging.get_logger('target_publisher').fatal(f'invalid parameters: {error}')
-        raise SystemExit(2)
-    finally:
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
+    """Run until the count is reached, SIGINT, SIGTERM or shutdown."""
+    code = run_node(TargetPublisher, args=args, until=lambda node: node.done,
+                    invalid=(ValueError,), name='target_publisher')
+    if code:
+        raise SystemExit(code)
 
 
 if __name__ == '__main__':
