@@ -171,25 +171,20 @@ def spinning(name: str) -> Iterator[Any]:
     """
     Yield a node (default context) that a thread of its own spins while the block runs.
 
-    On the way out the thread leaves the executor before the executor is shut
-    down and the node destroyed (``process.Spinner``): destroying it under a
-    spinning executor ends the process with ``terminate called without an
-    active exception``.
+    On the way out the thread leaves the executor before the node is destroyed
+    (``process.Spinner``): destroying it under a spinning executor ends the
+    process with ``terminate called without an active exception``.
     """
     import rclpy
-    from rclpy.executors import SingleThreadedExecutor
     from twobone_ik_ros.process import Spinner
 
     rclpy.init()
     node = rclpy.create_node(name)
-    executor = SingleThreadedExecutor()
-    executor.add_node(node)
-    spinner = Spinner(executor).start()
+    spinner = Spinner(node).start()
     try:
         yield node
     finally:
         spinner.stop()
-        executor.shutdown()
         node.destroy_node()
         rclpy.try_shutdown()
 

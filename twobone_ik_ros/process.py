@@ -44,12 +44,20 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 class Spinner:
-    """Spin an executor in a thread of its own until stopped or ``until()`` holds."""
+    """
+    Spin a node in a thread of its own, with an executor of its own, until stopped or ``until()``.
 
-    def __init__(self, executor: Any, until: Callable[[], bool] = lambda: False,
+    ``stop`` joins the thread before it shuts the executor down: Kilted's
+    ``Executor.shutdown()`` does not wait for the callback under way.
+    """
+
+    def __init__(self, node: Any, until: Callable[[], bool] = lambda: False,
                  on_exit: Callable[[], None] = lambda: None) -> None:
-        """Prepare the thread; ``on_exit`` runs in it when it leaves the executor."""
-        self._executor = executor
+        """Prepare the executor and the thread; ``on_exit`` runs in it when it leaves."""
+        from rclpy.executors import SingleThreadedExecutor
+
+        self._executor = SingleThreadedExecutor(context=node.context)
+        self._executor.add_node(node)
         self._until = until
         self._on_exit = on_exit
         self._stopping = threading.Event()
@@ -73,10 +81,11 @@ class Spinner:
         return self
 
     def stop(self) -> None:
-        """Let the callback under way finish, then leave the executor (the thread is joined)."""
+        """Let the callback under way finish, leave the executor, then shut it down."""
         self._stopping.set()
         self._executor.wake()
         self._thread.join()
+        self._executor.shutdown()
 
 
 def run_node(make_node: Callable[[], Any], *, args: Optional[List[str]] = None,
@@ -90,7 +99,7 @@ def run_node(make_node: Callable[[], Any], *, args: Optional[List[str]] = None,
     raised by a callback is raised again here, after the orderly stop.
     """
     import rclpy
-    from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+    from rclpy.executors import ExternalShutdownException
     from rclpy.signals import SignalHandlerOptions
 
     stopped = threading.Event()
@@ -114,14 +123,11 @@ def run_node(make_node: Callable[[], Any], *, args: Optional[List[str]] = None,
         except invalid as error:
             rclpy.logging.get_logger(name).fatal(f'invalid parameters: {error}')
             return 2
-        executor = SingleThreadedExecutor()
-        executor.add_node(node)
-        spinner = Spinner(executor, until=lambda: until(node), on_exit=stopped.set).start()
+        spinner = Spinner(node, until=lambda: until(node), on_exit=stopped.set).start()
         # a signal lands in this thread's handler within the wait's period at most
         while not stopped.wait(0.25):
             pass
         spinner.stop()
-        executor.shutdown()
         if spinner.error is not None and not isinstance(spinner.error,
                                                         ExternalShutdownException):
             raise spinner.error
