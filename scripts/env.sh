@@ -16,9 +16,36 @@ case "$TWOBONE_DISTRO" in
     echo "With a sourced ROS install, build with colcon instead (README, 'In a ROS workspace')." >&2
     return 2 2>/dev/null || exit 2 ;;
 esac
-TWOBONE_VENV="$TWOBONE_ROOT/.venv/$TWOBONE_DISTRO"
 TWOBONE_PYTHON="${TWOBONE_PYTHON:-python3.11}"
 command -v "$TWOBONE_PYTHON" >/dev/null 2>&1 || TWOBONE_PYTHON=python3
+
+# The real robot_state_publisher, static_transform_publisher and ros2_control
+# are C++; the wheels have no rclcpp.  Where TWOBONE_ROS_CPP_SOURCES names a
+# folder with their sources and a build.sh (../shared/ros2-cpp in CI), the
+# Kilted venv, the launch tools and the C++ build live together in a folder of
+# this machine's, outside the checkout: the C++ build names the venv's paths,
+# so the three are one unit.  It is keyed by the ROS wheels and the content of
+# both source folders, so a fresh clone on the same machine reuses it (about
+# 18 minutes the first time, seconds after) and a changed tree is rebuilt.
+TWOBONE_CACHE="${TWOBONE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/twobone_ik_ros}"
+TWOBONE_CPP_HOME=""
+twobone_tree_digest() {  # every file of the given folders, by path and content
+  (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-16
+}
+if [ -n "${TWOBONE_ROS_CPP_SOURCES:-}" ] && [ "$TWOBONE_DISTRO" = kilted ]; then
+  TWOBONE_ROS_CPP_SOURCES="$(cd "$TWOBONE_ROS_CPP_SOURCES" 2>/dev/null && pwd)" || {
+    echo "scripts: TWOBONE_ROS_CPP_SOURCES is not a folder" >&2; return 1 2>/dev/null || exit 1; }
+  [ -n "${TWOBONE_ROS_SOURCES:-}" ] || {
+    echo "scripts: TWOBONE_ROS_CPP_SOURCES needs TWOBONE_ROS_SOURCES (the launch tools) too" >&2
+    return 1 2>/dev/null || exit 1; }
+  TWOBONE_CPP_HOME="$TWOBONE_CACHE/kilted-$( {
+    cat "$TWOBONE_ROOT/requirements/kilted.txt"
+    twobone_tree_digest "$TWOBONE_ROS_SOURCES"
+    twobone_tree_digest "$TWOBONE_ROS_CPP_SOURCES"; } | sha256sum | cut -c1-16)"
+  TWOBONE_VENV="$TWOBONE_CPP_HOME/venv"
+else
+  TWOBONE_VENV="$TWOBONE_ROOT/.venv/$TWOBONE_DISTRO"
+fi
 
 twobone_requirements_stamp() {
   cat "$TWOBONE_ROOT/requirements/$TWOBONE_DISTRO.txt" "$TWOBONE_ROOT/requirements/dev.txt" \
@@ -31,9 +58,14 @@ twobone_ensure_venv() {
   if [ -x "$TWOBONE_VENV/bin/python" ] && [ "$(cat "$TWOBONE_VENV/.stamp" 2>/dev/null)" = "$stamp" ]; then
     return 0
   fi
-  echo "scripts: creating $TWOBONE_VENV (ROS 2 $TWOBONE_DISTRO wheels from PyPI)" >&2
-  rm -rf "$TWOBONE_VENV"
-  "$TWOBONE_PYTHON" -m venv "$TWOBONE_VENV" || return 1
+  if [ -n "$TWOBONE_CPP_HOME" ] && [ -x "$TWOBONE_VENV/bin/python" ]; then
+    # the C++ build names this venv's files: add what changed, never start again
+    echo "scripts: updating $TWOBONE_VENV (the requirements changed)" >&2
+  else
+    echo "scripts: creating $TWOBONE_VENV (ROS 2 $TWOBONE_DISTRO wheels from PyPI)" >&2
+    rm -rf "$TWOBONE_VENV"
+    "$TWOBONE_PYTHON" -m venv "$TWOBONE_VENV" || return 1
+  fi
   # pip prints a warning per package for each configured index folder that is
   # absent on this machine; keep only real messages
   "$TWOBONE_VENV/bin/python" -m pip install --disable-pip-version-check -q \
@@ -67,6 +99,46 @@ twobone_ensure_ros_tools() {
   source "$workspace/install/setup.bash"
   [ "$had_u" = 1 ] && set -u
   return 0
+}
+
+# The C++ stack of TWOBONE_ROS_CPP_SOURCES (see above), built once into
+# TWOBONE_CPP_HOME/ws and sourced.  Needs root the first time (build.sh
+# installs Debian's urdfdom, orocos-kdl, boost, ... with apt-get).  One build at
+# a time per machine: a second run waits for the first.
+twobone_ensure_cpp_stack() {
+  [ -n "$TWOBONE_CPP_HOME" ] || return 0
+  if [ ! -f "$TWOBONE_CPP_HOME/.built" ]; then
+    echo "scripts: building the C++ stack of $TWOBONE_ROS_CPP_SOURCES into $TWOBONE_CPP_HOME/ws" \
+      "(once per machine: about 18 minutes on 2 cores; log: $TWOBONE_CPP_HOME/build.log)" >&2
+    bash "$TWOBONE_ROS_CPP_SOURCES/build.sh" "$TWOBONE_VENV" "$TWOBONE_VENV-ros2-ws" \
+      "$TWOBONE_CPP_HOME/ws" > "$TWOBONE_CPP_HOME/build.log" 2>&1 || {
+        tail -40 "$TWOBONE_CPP_HOME/build.log" >&2
+        echo "scripts: the C++ build failed (whole log: $TWOBONE_CPP_HOME/build.log)" >&2
+        return 1; }
+    touch "$TWOBONE_CPP_HOME/.built"
+  fi
+  local had_u=0
+  case $- in *u*) had_u=1; set +u ;; esac  # colcon's setup scripts read unset variables
+  # shellcheck disable=SC1091
+  source "$TWOBONE_CPP_HOME/ws/install/setup.bash"
+  [ "$had_u" = 1 ] && set -u
+  return 0
+}
+
+# Everything that builds into TWOBONE_CPP_HOME runs under one lock (flock), so
+# a CI run and a session's run on one machine never build into it together.
+twobone_ensure_all() {
+  if [ -z "$TWOBONE_CPP_HOME" ]; then
+    twobone_ensure_venv && twobone_ensure_ros_tools
+    return
+  fi
+  mkdir -p "$TWOBONE_CPP_HOME" || return 1
+  exec {twobone_lock}>"$TWOBONE_CPP_HOME.lock"
+  flock "$twobone_lock" || return 1
+  local status=0
+  { twobone_ensure_venv && twobone_ensure_ros_tools && twobone_ensure_cpp_stack; } || status=$?
+  flock -u "$twobone_lock"
+  return "$status"
 }
 
 # Discovery stays on this machine, in a domain of this run's own (1..101).

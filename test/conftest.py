@@ -21,10 +21,16 @@ loopback, and the session talks in a DDS domain of its own, so two test runs
 on one machine (or a user's robot on the same network) never hear each other.
 
 ``ros_install`` builds this package with colcon once per session and puts it,
-with the stand-ins for the C++ packages (``test/stand_ins``), on
-``AMENT_PREFIX_PATH``, so that ``ros2 launch twobone_ik_ros ...`` runs the
-package as a user's workspace would.  ``TWOBONE_NO_SKIP=1`` (set by
-``.ci/run``) turns every skip into a failure: in CI, nothing may be missing.
+with the rviz2 stand-in (``test/stand_ins``), on ``AMENT_PREFIX_PATH``, so
+that ``ros2 launch twobone_ik_ros ...`` runs the package as a user's
+workspace would.  robot_state_publisher, static_transform_publisher,
+controller_manager and the controllers are the real ones: a test that starts
+them is marked ``ros_cpp`` and is skipped, saying how to get them, where they
+are not installed (``scripts/test`` builds them from ``../shared/ros2-cpp``).
+``--without-cpp-stack=WHY`` deselects those tests instead and says how many
+and why at the end (``scripts/test`` on Jazzy, which that build does not
+serve).  ``TWOBONE_NO_SKIP=1`` (set by ``.ci/run``) turns every skip into a
+failure: in CI, nothing may be missing.
 """
 
 import os
@@ -47,12 +53,61 @@ NO_SKIP = os.environ.get('TWOBONE_NO_SKIP') == '1'
 PACKAGE = 'twobone_ik_ros'
 NOT_SOURCE = ('.git', '.venv', 'build', 'install', 'log', '__pycache__', '.hypothesis',
               '.mypy_cache', '.pytest_cache', '*.egg-info', 'doc')
-#: package -> executable -> stand-in script in test/stand_ins
+#: package -> executable -> stand-in script in test/stand_ins (rviz2 alone:
+#: every other package a test starts is the real one)
 STAND_INS = {
-    'robot_state_publisher': {'robot_state_publisher': 'robot_state_publisher.py'},
     'rviz2': {'rviz2': 'rviz2.py'},
-    'tf2_ros': {'static_transform_publisher': 'static_transform_publisher.py'},
 }
+#: the C++ packages the ``ros_cpp`` tests start (rclcpp has no wheel)
+CPP_PACKAGES = ('robot_state_publisher', 'tf2_ros', 'controller_manager',
+                'joint_state_broadcaster', 'forward_command_controller',
+                'joint_trajectory_controller', 'controller_manager_msgs')
+HOW_TO_GET_CPP = (
+    'run the suite as TWOBONE_ROS_SOURCES=../shared/ros2-launch '
+    'TWOBONE_ROS_CPP_SOURCES=../shared/ros2-cpp scripts/test (builds them once per machine, '
+    'about 18 minutes, root for apt-get), or from a shell with a ROS 2 install that has '
+    'robot_state_publisher, tf2_ros, ros2_control and ros2_controllers')
+_deselected_cpp = []
+
+
+def pytest_addoption(parser):
+    parser.addoption('--without-cpp-stack', metavar='WHY', default='',
+                     help='deselect the tests marked ros_cpp, and say so with WHY')
+
+
+def pytest_collection_modifyitems(config, items):
+    """Deselect the ``ros_cpp`` tests under ``--without-cpp-stack``, counted."""
+    if not config.getoption('--without-cpp-stack'):
+        return
+    keep = [item for item in items if item.get_closest_marker('ros_cpp') is None]
+    _deselected_cpp.extend(item for item in items if item.get_closest_marker('ros_cpp'))
+    if _deselected_cpp:
+        config.hook.pytest_deselected(items=list(_deselected_cpp))
+        items[:] = keep
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """Say how many ``ros_cpp`` tests were deselected, and why."""
+    why = config.getoption('--without-cpp-stack')
+    if why:
+        terminalreporter.write_line(
+            f'deselected {len(_deselected_cpp)} tests marked ros_cpp '
+            f'(they need the C++ robot_state_publisher, tf2_ros and ros2_control): {why}')
+
+
+def pytest_runtest_setup(item):
+    """Skip a ``ros_cpp`` test, saying how to get them, where the C++ packages are missing."""
+    if item.get_closest_marker('ros_cpp') is None:
+        return
+    from ament_index_python.packages import get_package_prefix
+    missing = []
+    for package in CPP_PACKAGES:
+        try:
+            get_package_prefix(package)
+        except LookupError:
+            missing.append(package)
+    if missing:
+        pytest.skip(f'needs {", ".join(missing)}: {HOW_TO_GET_CPP}')
 
 
 def pytest_report_header(config):
@@ -85,11 +140,9 @@ def pytest_make_collect_report(collector):
 @pytest.fixture(scope='session')
 def ros_install(tmp_path_factory):
     """
-    Build the package with colcon and install the stand-ins; return the install prefix.
+    Build the package with colcon and install the rviz2 stand-in; return the install prefix.
 
-    Both go on ``AMENT_PREFIX_PATH`` for every process started afterwards
-    (``STAND_IN_PREFIX`` in the environment names the stand-ins' prefix, so a
-    test can take them away again).
+    Both go on ``AMENT_PREFIX_PATH`` for every process started afterwards.
     """
     from ros_harness import require_ros_tools
     require_ros_tools()
@@ -114,7 +167,6 @@ def ros_install(tmp_path_factory):
             source = os.path.join(ROOT, 'test', 'stand_ins', script)
             path.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{source}" "$@"\n')
             path.chmod(0o755)
-    os.environ['STAND_IN_PREFIX'] = str(stand_ins)
     # what sourcing the workspace's setup script would add
     site = next((install / 'lib').glob('python3*/site-packages'))
     os.environ['PYTHONPATH'] = os.pathsep.join([str(site), os.environ['PYTHONPATH']])
@@ -122,3 +174,48 @@ def ros_install(tmp_path_factory):
         [str(install), str(stand_ins)]
         + [p for p in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep) if p])
     return install
+
+
+@pytest.fixture
+def controlled_arm(ros_install):
+    """Start real ros2_control arms (``control_harness.ControlledArm``); stop them at the end."""
+    from control_harness import ControlledArm
+    arms = []
+
+    def make(*args, **kwargs):
+        arms.append(ControlledArm(*args, **kwargs))
+        return arms[-1]
+
+    yield make
+    for arm in arms:
+        if arm.launch.process.poll() is None:
+            arm.close()
+
+
+@pytest.fixture
+def launches(ros_install):
+    """Start ``ros2 launch twobone_ik_ros ...`` as a user types it; stop what still runs."""
+    from ros_harness import LaunchProcess
+    started = []
+
+    def start(launch_file, *arguments, env=None):
+        launch = LaunchProcess(launch_file, *arguments, env=env)
+        started.append(launch)
+        return launch
+    yield start
+    for launch in started:
+        launch.stop()
+
+
+@pytest.fixture
+def probe():
+    """Make probes (``ros_harness.Probe`` arguments); close them at the end."""
+    from ros_harness import Probe
+    probes = []
+
+    def make(**kwargs):
+        probes.append(Probe(**kwargs))
+        return probes[-1]
+    yield make
+    for made in probes:
+        made.close()

@@ -29,6 +29,7 @@ import itertools
 import math
 import os
 import shutil
+import time
 
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
@@ -40,6 +41,7 @@ from rclpy.qos import DurabilityPolicy, QoSProfile
 from sensor_msgs.msg import JointState
 from twobone_ik_ros.harness import GraphClient, log_path, RosProcess
 from visualization_msgs.msg import MarkerArray
+import yaml
 
 ROS_TOOLS = ('launch', 'launch_ros', 'launch_pytest', 'ros2cli', 'tf2_ros')
 HOW_TO_GET_ROS_TOOLS = (
@@ -75,6 +77,31 @@ def LaunchProcess(launch_file, *arguments, env=None):  # noqa: N802  (a construc
                       log_path=log_path(launch_file), env=env)
 
 
+def installed_executable(package, executable):
+    """Return the path of a package's executable, found as ``ros2 run`` finds it."""
+    from ament_index_python.packages import get_package_prefix
+    return os.path.join(get_package_prefix(package), 'lib', package, executable)
+
+
+def RobotStatePublisher(namespace, urdf, directory):  # noqa: N802  (a constructor)
+    """Start the real robot_state_publisher in ``namespace`` with ``urdf`` (a params file)."""
+    params = os.path.join(directory, 'robot_state_publisher.yaml')
+    with open(params, 'w') as stream:
+        yaml.safe_dump({'/**': {'ros__parameters': {'robot_description': urdf}}}, stream)
+    return RosProcess(
+        [installed_executable('robot_state_publisher', 'robot_state_publisher'),
+         '--ros-args', '-r', f'__ns:={namespace}', '--params-file', params],
+        log_path=log_path('robot_state_publisher'))
+
+
+def assert_nothing_left(namespace, timeout=10.0):
+    """Check that no process started for ``namespace`` is alive (none orphaned to PID 1)."""
+    deadline = time.monotonic() + timeout
+    while processes_mentioning(f'__ns:=/{namespace}') and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_mentioning(f'__ns:=/{namespace}') == []
+
+
 def processes_mentioning(text):
     """Return the PIDs of the processes whose command line contains ``text``."""
     found = []
@@ -104,7 +131,7 @@ class Probe(GraphClient):
         self.markers = []
         self.diagnostics = []
         node = self.node
-        self._joint_sub = node.create_subscription(
+        self.joint_state_sub = node.create_subscription(
             JointState, prefix + 'joint_states', self.joint_states.append, 1000)
         node.create_subscription(PointStamped, prefix + 'elbow', self.elbows.append, 1000)
         node.create_subscription(MarkerArray, prefix + 'markers', self.markers.append,
@@ -133,7 +160,7 @@ class Probe(GraphClient):
         # our side seeing its writer is not enough, its writer must have seen
         # our reader; the markers (transient local) arriving prove that much
         ready = self.spin_until(lambda: self.target_pub.get_subscription_count() > 0
-                                and self._joint_sub.get_publisher_count() > 0
+                                and self.joint_state_sub.get_publisher_count() > 0
                                 and bool(self.markers)
                                 and client.service_is_ready()
                                 and self.node.count_publishers('/diagnostics') > 0, timeout)

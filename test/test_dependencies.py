@@ -42,9 +42,9 @@ ROSDEP_KEYS = {
 ROS_MODULES = {
     'rclpy', 'builtin_interfaces', 'diagnostic_msgs', 'geometry_msgs', 'rcl_interfaces',
     'sensor_msgs', 'std_msgs', 'visualization_msgs', 'tf2_msgs', 'ament_index_python',
-    'nav_msgs', 'trajectory_msgs',
+    'nav_msgs', 'trajectory_msgs', 'controller_manager_msgs',
     'launch', 'launch_ros', 'launch_pytest', 'ament_copyright', 'ament_flake8', 'ament_pep257'}
-OWN_MODULES = {'twobone_ik_ros', 'helpers', 'ros_harness', 'controller_stand_ins'}
+OWN_MODULES = {'twobone_ik_ros', 'helpers', 'ros_harness', 'control_harness', 'conftest'}
 #: needed without an import: the XML launch file is read by launch_xml
 XML_FRONT_END = 'launch_xml'
 
@@ -88,8 +88,9 @@ def test_every_run_time_import_and_started_package_is_an_exec_depend_and_nothing
     assert declared('exec_depend') == needed
 
 
-def test_every_test_import_is_declared_for_the_tests_and_nothing_else():
-    needed = keys(imported(['test/*.py', 'test/stand_ins/*.py']))
+def test_every_test_import_and_started_package_is_declared_for_the_tests_and_nothing_else():
+    from conftest import CPP_PACKAGES
+    needed = keys(imported(['test/*.py', 'test/stand_ins/*.py'])) | set(CPP_PACKAGES)
     assert declared('test_depend') == needed - declared('exec_depend')
 
 

@@ -33,7 +33,7 @@ import pytest
 from rclpy.impl.implementation_singleton import rclpy_implementation
 from rclpy.parameter import Parameter
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
-from ros_harness import all_finite, NodeProcess, Probe, unique_name
+from ros_harness import all_finite, NodeProcess, Probe, RobotStatePublisher, unique_name
 from twobone_ik_ros.diagnostics import REJECT_REASONS
 from twobone_ik_ros.parameters import DEFAULTS, validate_change
 from twobone_ik_ros.solver import forward, TwoBoneIK
@@ -42,7 +42,6 @@ from twobone_ik_ros.urdf import arm_urdf
 pytestmark = pytest.mark.ros
 
 PARAMS_FILE = os.path.join(ROOT, 'config', 'twobone_ik.yaml')
-STAND_IN_RSP = os.path.join(ROOT, 'test', 'stand_ins', 'robot_state_publisher.py')
 R1, R2 = 2, 1  # integers on purpose: they must be accepted as doubles
 
 
@@ -297,10 +296,9 @@ def test_13_after_a_quick_sequence_the_node_keeps_sending_the_last_solution(prob
     assert stamps == sorted(stamps) and stamps[0] > 10**18  # fresh stamps: now, rising
 
 
-def test_06_runtime_changes_reach_robot_state_publisher(probe):
-    rsp = NodeProcess('stand_in_rsp', ros_args=[
-        '-r', f'__ns:={probe.namespace}', '-p', f'robot_description:={arm_urdf(R1, R2)}'],
-        script=STAND_IN_RSP)
+@pytest.mark.ros_cpp
+def test_06_runtime_changes_reach_robot_state_publisher(probe, tmp_path):
+    rsp = RobotStatePublisher(probe.namespace, arm_urdf(R1, R2), tmp_path)
     try:
         rsp_name = f'{probe.namespace}/robot_state_publisher'
         assert probe.spin_until(lambda: probe.get_values(
@@ -312,7 +310,7 @@ def test_06_runtime_changes_reach_robot_state_publisher(probe):
         assert probe.spin_until(
             lambda: probe.latest_diagnostics()[1]['param.robot_description'] == 'updated')
     finally:
-        rsp.stop()
+        assert rsp.stop() == 0, rsp.output()
 
 
 def test_06_without_robot_state_publisher_the_change_still_applies_and_says_so(probe):

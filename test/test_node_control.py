@@ -15,19 +15,20 @@
 """
 The node driving an arm: controller outputs, the arm's state, multi-turn joints, paths.
 
-Each test starts the node in a process of its own and a stand-in ros2_control
-arm (``controller_stand_ins``: controllers that check commands as the real
-ones do, mock hardware, a joint_state_broadcaster) on the probe's node, over
-loopback DDS.  Nothing waits a fixed time: a test that needs the node to
-know the arm's state waits until the node's diagnostics report it.
+The controller outputs are proven against a real ros2_control arm:
+``control.launch.py`` with the real controller_manager, mock hardware,
+joint_state_broadcaster and forward_command_controller or
+joint_trajectory_controller (``control_harness.ControlledArm``), so a
+command the real controller would refuse fails here.  The ``joint_states``
+output needs no controller: those tests start the node alone.  Nothing waits
+a fixed time: a test that needs the node to know the arm's state waits until
+the node's diagnostics report it.
 """
 
 import math
 import random
 
-from builtin_interfaces.msg import Time
-from controller_stand_ins import StandInArm
-from geometry_msgs.msg import PoseStamped
+from control_harness import path_message
 from helpers import random_reachable
 from nav_msgs.msg import Path
 import pytest
@@ -37,95 +38,34 @@ from twobone_ik_ros.solver import forward, TwoBoneIK
 pytestmark = pytest.mark.ros
 
 R1, R2 = 2.0, 1.0
+ARM = {'r1': R1, 'r2': R2}
 TOLERANCE = 1e-9 * (R1 + R2)
 TWO_PI = 2.0 * math.pi
-
-
-class Arm:
-    """The node under test, its probe and the stand-in arm, stopped together."""
-
-    def __init__(self, output, start=(0.3, -0.5), **parameters):
-        self.output = output  # what command() listens for
-        self.namespace = '/' + unique_name('arm')
-        ros_args = ['-r', f'__ns:={self.namespace}', '-p', f'r1:={R1}', '-p', f'r2:={R2}',
-                    '-p', f'output:={output}']
-        for name, value in parameters.items():
-            ros_args += ['-p', f'{name}:={value}']
-        self.process = NodeProcess('twobone_ik_ros.node', ros_args=ros_args)
-        self.probe = Probe(namespace=self.namespace)
-        self.arm = StandInArm(self.probe.node, start, self.namespace)
-        self.path_pub = self.probe.node.create_publisher(Path, f'{self.namespace}/path', 10)
-        # matched both ways: the markers (transient local) prove the node has
-        # seen this participant's readers, the counts that the endpoints matched
-        commands = {'forward_command': self.arm.forward,
-                    'joint_trajectory': self.arm.trajectory}.get(output)
-        ready = self.probe.spin_until(
-            lambda: self.probe.target_pub.get_subscription_count() > 0
-            and bool(self.probe.markers) and self.path_pub.get_subscription_count() > 0
-            and (commands is None or commands.get_publisher_count() > 0), 30.0)
-        if not ready:
-            self.close()
-            pytest.fail('node did not start:\n' + self.process.output())
-
-    def close(self):
-        self.probe.close()
-        self.process.stop()
-
-    def wait_for_state(self, theta1, theta2, timeout=20.0):
-        """Wait until the node's diagnostics report the arm at (theta1, theta2)."""
-        self.arm.move_to(theta1, theta2)
-        expected = f'{theta1!r} {theta2!r}'
-        deadline = self.probe.node.get_clock().now().nanoseconds + timeout * 1e9
-        while self.probe.node.get_clock().now().nanoseconds < deadline:
-            _, values = self.probe.latest_diagnostics()
-            if values.get('arm_state') == expected:
-                return values
-        pytest.fail(f'the node never reported the arm at {expected}')
-
-    def command(self, x, y, timeout=10.0):
-        """Send a target; return the (theta1, theta2) the controller took."""
-        sent = self.arm.commands if self.output == 'forward_command' else self.arm.trajectories
-        count = len(sent)
-        self.probe.send(x, y, frame_id='')
-        assert self.probe.spin_until(lambda: len(sent) > count or self.arm.refused, timeout), \
-            f'no command for target ({x}, {y})'
-        assert not self.arm.refused, self.arm.refused
-        last = sent[-1]
-        if isinstance(last, list):
-            return tuple(last)
-        return tuple(last.points[-1].positions)
-
-    def send_path(self, points, stamps_s=None, frame_id=''):
-        msg = Path()
-        msg.header.frame_id = frame_id
-        for i, (x, y) in enumerate(points):
-            pose = PoseStamped()
-            pose.header.frame_id = frame_id
-            if stamps_s is not None:
-                pose.header.stamp = Time(sec=int(stamps_s[i]),
-                                         nanosec=int(round((stamps_s[i] % 1) * 1e9)))
-            pose.pose.position.x, pose.pose.position.y = float(x), float(y)
-            pose.pose.orientation.w = 1.0
-            msg.poses.append(pose)
-        self.path_pub.publish(msg)
+MULTI_TURN = [-TWO_PI, TWO_PI]
 
 
 @pytest.fixture
-def make_arm():
-    arms = []
+def lone_node():
+    """Start the node alone (output joint_states) and a probe; stop both at the end."""
+    started = []
 
-    def make(*args, **kwargs):
-        arms.append(Arm(*args, **kwargs))
-        return arms[-1]
+    def start(**parameters):
+        namespace = '/' + unique_name('arm')
+        ros_args = ['-r', f'__ns:={namespace}']
+        for name, value in dict(ARM, **parameters).items():
+            ros_args += ['-p', f'{name}:={value}']
+        process = NodeProcess('twobone_ik_ros.node', ros_args=ros_args)
+        probe = Probe(namespace=namespace)
+        started.append((process, probe))
+        probe.wait_for_node()
+        paths = probe.node.create_publisher(Path, f'{namespace}/path', 10)
+        assert probe.spin_until(lambda: paths.get_subscription_count() > 0)
+        return probe, paths
 
-    yield make
-    for arm in arms:
-        arm.close()
-
-
-def from_node(probe):
-    """Return the joint_states the node published (not those of the stand-in broadcaster)."""
-    return [m for m in probe.joint_states if 'gripper_joint' not in m.name]
+    yield start
+    for process, probe in started:
+        probe.close()
+        process.stop()
 
 
 def tip(theta1, theta2):
@@ -137,31 +77,33 @@ def circle(center, radius, count):
              center[1] + radius * math.sin(TWO_PI * i / count)) for i in range(count)]
 
 
+@pytest.mark.ros_cpp
 @pytest.mark.parametrize('output', ['forward_command', 'joint_trajectory'])
 def test_controller_commands_reach_200_random_targets_and_no_joint_states_are_published(
-        make_arm, output):
-    arm = make_arm(output)
+        controlled_arm, output):
+    arm = controlled_arm(output, ARM)
     rng = random.Random(11)
     for x, y in (random_reachable(rng, R1, R2) for _ in range(200)):
         theta1, theta2 = arm.command(x, y)
         tx, ty = tip(theta1, theta2)
         assert math.hypot(tx - x, ty - y) <= TOLERANCE
-    # only the stand-in broadcaster publishes the arm's joint_states
-    probe = arm.probe
-    assert probe.node.count_publishers(f'{arm.namespace}/joint_states') == 1
-    assert all('gripper_joint' in msg.name for msg in probe.joint_states)
+    # the real controller took the last one: the measured arm ends there
+    arm.wait_until_at(arm.commanded_end(arm.commands[-1]))
+    # only joint_state_broadcaster publishes the arm's joint_states
+    assert arm.probe.node.count_publishers(f'{arm.namespace}/joint_states') == 1
     if output == 'joint_trajectory':
-        for msg in arm.arm.trajectories:
+        for msg in arm.commands:
             assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (0, 0)
             assert list(msg.joint_names) == ['shoulder_joint', 'elbow_joint']
             assert len(msg.points) == 1 and not msg.points[0].velocities
 
 
-def test_the_arms_state_drives_closest_along_a_circle(make_arm):
+@pytest.mark.ros_cpp
+def test_the_arms_state_drives_closest_along_a_circle(controlled_arm):
     targets = circle((1.8, 0.4), 0.6, 60)
     down = TwoBoneIK(R1, R2, elbow='down').solve(*targets[0])
-    arm = make_arm('forward_command', start=(0.0, 0.0), elbow='closest')
-    arm.wait_for_state(down.theta1, down.theta2)
+    arm = controlled_arm('forward_command', dict(ARM, elbow='closest'))
+    arm.put(down.theta1, down.theta2)
     commanded = [arm.command(x, y) for x, y in targets]
     # up (theta2 <= 0) is what closest falls back to without the arm's state
     assert all(theta2 > 0.0 for _, theta2 in commanded)
@@ -170,42 +112,48 @@ def test_the_arms_state_drives_closest_along_a_circle(make_arm):
         assert math.hypot(tx - x, ty - y) <= TOLERANCE
 
 
-def test_a_multi_turn_joint_is_commanded_the_angle_nearest_the_arm(make_arm):
+@pytest.mark.ros_cpp
+def test_a_multi_turn_joint_is_commanded_the_angle_nearest_the_arm(controlled_arm):
     x, y = tip(-1.0, -0.8)
     assert TwoBoneIK(R1, R2).solve(x, y).theta1 == pytest.approx(-1.0, abs=1e-12)
-    arm = make_arm('forward_command', shoulder_limits='[-6.283185307179586,6.283185307179586]')
-    arm.wait_for_state(5.0, -0.8)
+    arm = controlled_arm('forward_command', dict(ARM, shoulder_limits=MULTI_TURN))
+    arm.put(5.0, -0.8)
     theta1, theta2 = arm.command(x, y)
     assert theta1 == pytest.approx(-1.0 + TWO_PI, abs=1e-12)  # 5.28, not -1.0
     assert theta2 == pytest.approx(-0.8, abs=1e-12)
-    arm.wait_for_state(-5.5, -0.8)  # the other way round: -1.0 is nearest now
+    arm.wait_until_at((theta1, theta2))  # the mock arm went the short way, past +pi
+    arm.put(-5.5, -0.8)  # the other way round: -1.0 is nearest now
     assert arm.command(x, y)[0] == pytest.approx(-1.0, abs=1e-12)
 
 
-def test_move_times_follow_the_velocity_limit(make_arm):
-    arm = make_arm('joint_trajectory', max_joint_velocity=0.5, min_move_time=0.2)
+@pytest.mark.ros_cpp
+def test_move_times_follow_the_velocity_limit(controlled_arm):
+    arm = controlled_arm('joint_trajectory',
+                         dict(ARM, max_joint_velocity=0.5, min_move_time=0.2))
     for start, goal in (((0.3, -1.0), (0.32, -1.01)), ((0.3, -1.0), (1.5, -0.4))):
-        arm.wait_for_state(*start)
+        arm.put(*start)
         theta1, theta2 = arm.command(*tip(*goal))
         assert (theta1, theta2) == pytest.approx(goal, abs=1e-12)
         expected = max(0.2, max(abs(theta1 - start[0]), abs(theta2 - start[1])) / 0.5)
-        point = arm.arm.trajectories[-1].points[0]
+        point = arm.commands[-1].points[0]
         assert point.time_from_start.sec * 10**9 + point.time_from_start.nanosec == \
             round(expected * 1e9)
+        arm.wait_until_at((theta1, theta2), timeout=expected + 20.0)
 
 
-def test_a_circle_path_is_one_branch_continuous_trajectory(make_arm):
+@pytest.mark.ros_cpp
+def test_a_circle_path_is_one_branch_continuous_trajectory(controlled_arm):
     center, radius, count = (1.8, 0.4), 0.6, 1000
     points = circle(center, radius, count)
     points.append(points[0])  # closed: 1001 poses, the last one the first
     down = TwoBoneIK(R1, R2, elbow='down').solve(*points[0])
-    arm = make_arm('joint_trajectory', start=(0.0, 0.0), elbow='closest',
-                   shoulder_limits='[-6.283185307179586,6.283185307179586]')
-    arm.wait_for_state(down.theta1, down.theta2)
+    arm = controlled_arm('joint_trajectory',
+                         dict(ARM, elbow='closest', shoulder_limits=MULTI_TURN))
+    arm.put(down.theta1, down.theta2)
+    count_before = len(arm.commands)
     arm.send_path(points)
-    assert arm.probe.spin_until(lambda: arm.arm.trajectories or arm.arm.refused, 20.0)
-    assert not arm.arm.refused, arm.arm.refused
-    trajectory = arm.arm.trajectories[-1]
+    assert arm.probe.spin_until(lambda: len(arm.commands) > count_before, 20.0)
+    trajectory = arm.commands[-1]
     positions = [tuple(p.positions) for p in trajectory.points]
     assert len(positions) == len(points)
     for (x, y), (theta1, theta2) in zip(points, positions):
@@ -223,32 +171,33 @@ def test_a_circle_path_is_one_branch_continuous_trajectory(make_arm):
     assert max(steps) < bound
     # a closed circle around nothing: the shoulder ends where it began (no unwinding)
     assert positions[-1] == pytest.approx(positions[0], abs=1e-9)
+    # and joint_trajectory_controller ran it to the end on the mock arm
+    end = trajectory.points[-1].time_from_start
+    arm.wait_until_at(positions[-1], timeout=end.sec + 20.0)
 
 
-def test_a_path_played_back_on_joint_states_keeps_its_timing(make_arm):
+def test_a_path_played_back_on_joint_states_keeps_its_timing(lone_node):
     points = circle((1.8, 0.4), 0.6, 21)
     stamps = [100.0 + 0.05 * i for i in range(len(points))]
-    arm = make_arm('joint_states', elbow='up')
-    probe = arm.probe
-    arm.send_path(points, stamps)
+    probe, paths = lone_node(elbow='up')
+    paths.publish(path_message(points, stamps))
     expected = TwoBoneIK(R1, R2).solve(*points[-1])
 
     def at_end():
-        ours = from_node(probe)
-        return ours and tuple(ours[-1].position) == pytest.approx(
+        return probe.joint_states and tuple(probe.joint_states[-1].position) == pytest.approx(
             (expected.theta1, expected.theta2), abs=1e-12)
 
     assert probe.spin_until(at_end, 20.0)
-    played = from_node(probe)
-    first = played[0].header.stamp
-    last = played[-1].header.stamp
+    first = probe.joint_states[0].header.stamp
+    last = probe.joint_states[-1].header.stamp
     elapsed = (last.sec - first.sec) + (last.nanosec - first.nanosec) * 1e-9
     assert elapsed >= stamps[-1] - stamps[0] - 0.05  # one playback period of slack
 
 
+@pytest.mark.ros_cpp
 @pytest.mark.parametrize('policy', ['reject', 'clamp'])
-def test_a_path_through_an_unreachable_pose(make_arm, policy):
-    arm = make_arm('joint_trajectory', unreachable=policy)
+def test_a_path_through_an_unreachable_pose(controlled_arm, policy):
+    arm = controlled_arm('joint_trajectory', dict(ARM, unreachable=policy))
     points = [(1.5, 0.0), (2.0, 0.5), (5.0, 0.0), (2.0, -0.5)]
     arm.send_path(points)
     probe = arm.probe
@@ -263,42 +212,55 @@ def test_a_path_through_an_unreachable_pose(make_arm, policy):
     if policy == 'reject':
         assert values['paths.rejected'] == '1' and values['paths.followed'] == '0'
         probe.spin_for(0.2)
-        assert not arm.arm.trajectories
+        assert not arm.commands
     else:
         assert values['paths.followed'] == '1' and values['paths.clamped_poses'] == '1'
-        assert probe.spin_until(lambda: arm.arm.trajectories, 10.0)
-        assert len(arm.arm.trajectories[-1].points) == len(points)
-    assert not arm.arm.refused
+        assert probe.spin_until(lambda: arm.commands, 10.0)
+        trajectory = arm.commands[-1]
+        assert len(trajectory.points) == len(points)
+        end = trajectory.points[-1]
+        arm.wait_until_at(tuple(end.positions), timeout=end.time_from_start.sec + 20.0)
 
 
-def test_output_changes_at_runtime_and_swaps_its_topics(make_arm):
-    arm = make_arm('joint_states')
+@pytest.mark.ros_cpp
+def test_output_changes_at_runtime_and_swaps_its_topics(controlled_arm):
+    arm = controlled_arm('forward_command', ARM)
     probe, node, namespace = arm.probe, arm.probe.node, arm.namespace
-    assert node.count_publishers(f'{namespace}/joint_states') == 2  # the node and the stand-in
+    # the node's command publisher and the probe's own (ControlledArm.move_to); the
+    # probe's readers matched with the node's new writers before anything is sent
+    assert node.count_publishers(arm.topic) == 2
+    assert probe.set_parameters(output='joint_states')[0].successful
+    assert probe.spin_until(lambda: node.count_publishers(arm.topic) == 1
+                            and node.count_publishers(f'{namespace}/joint_states') == 2
+                            and probe.joint_state_sub.get_publisher_count() == 2, 10.0)
+    # our reader seeing the node's new writer does not mean that writer has seen
+    # our reader yet (DDS matches each side on its own): ask again until answered
+    assert any(probe.solve(*tip(0.2, -0.7), stamp_id=77, frame_id='', timeout=2.0)
+               is not None
+               for _ in range(5))
     result = probe.set_parameters(output='forward_command')[0]
     assert result.successful, result.reason
-    arm.output = 'forward_command'
-    assert probe.spin_until(lambda: node.count_publishers(f'{namespace}/commands') == 1
-                            and node.count_publishers(f'{namespace}/joint_states') == 1, 10.0)
-    assert probe.spin_until(lambda: arm.arm.forward.get_publisher_count() == 1, 10.0)
+    assert probe.spin_until(lambda: node.count_publishers(arm.topic) == 2
+                            and node.count_publishers(f'{namespace}/joint_states') == 1
+                            and arm.command_sub.get_publisher_count() == 2, 10.0)
     theta1, theta2 = arm.command(*tip(0.4, -0.9))
     assert (theta1, theta2) == pytest.approx((0.4, -0.9), abs=1e-12)
+    arm.wait_until_at((theta1, theta2))
     refused = probe.set_parameters(output='screen')[0]
     assert not refused.successful and 'output' in refused.reason
 
 
-def test_a_target_stops_a_path_being_played_back(make_arm):
-    arm = make_arm('joint_states')
-    probe = arm.probe
+def test_a_target_stops_a_path_being_played_back(lone_node):
+    probe, paths = lone_node()
     points = circle((1.8, 0.4), 0.6, 50)
-    arm.send_path(points, [100.0 + 0.1 * i for i in range(len(points))])  # 5 s long
+    paths.publish(path_message(points, [100.0 + 0.1 * i for i in range(len(points))]))  # 5 s
     started = TwoBoneIK(R1, R2).solve(*points[0])
     assert probe.spin_until(lambda: any(
         tuple(m.position) == pytest.approx((started.theta1, started.theta2), abs=1e-12)
-        for m in from_node(probe)), 20.0)
+        for m in probe.joint_states), 20.0)
     answer = probe.solve(*tip(0.2, -0.7), stamp_id=42)
     assert answer is not None
-    count = len(from_node(probe))
+    count = len(probe.joint_states)
     probe.spin_for(1.0)  # ten playback periods and more
-    later = [tuple(m.position) for m in from_node(probe)[count:]]
+    later = [tuple(m.position) for m in probe.joint_states[count:]]
     assert later and all(p == pytest.approx((0.2, -0.7), abs=1e-12) for p in later)

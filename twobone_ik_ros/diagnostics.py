@@ -49,6 +49,7 @@ REJECTION_TEXT: Dict[str, str] = {
     Reason.NON_FINITE.label: 'a coordinate is not a finite number',
     Reason.JOINT_LIMITS.label: 'neither elbow branch fits the joint limits',
     'unknown_frame': 'no transform from its frame to the base frame',
+    'malformed': 'not a valid message of its type (unreadable bytes, a negative stamp)',
 }
 REJECT_REASONS = tuple(REJECTION_TEXT)
 HARDWARE_ID = 'twobone_ik'
@@ -120,7 +121,8 @@ class SequenceGaps:
 
 
 def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
-                      parameters: Mapping[str, Any], arm_state: str = '') -> DiagnosticArray:
+                      parameters: Mapping[str, Any], arm_state: str = '',
+                      internal_errors: int = 0) -> DiagnosticArray:
     """
     One DiagnosticStatus with the counters and the current parameters.
 
@@ -128,12 +130,18 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
     node last read it from joint_states, or 'none yet': the first thing to
     look at when ``closest`` or the move times seem wrong.
 
-    The level is WARN when targets were rejected since the previous report
-    (so the warning clears once the bad input stops), OK otherwise.
+    The level is ERROR from the first internal error on (a callback raised:
+    a bug, see ``guard``; the node went on), else WARN when targets were
+    rejected since the previous report (so the warning clears once the bad
+    input stops), OK otherwise.
     """
     status = DiagnosticStatus(name=f'{node_name}: targets', hardware_id=HARDWARE_ID)
     recent = counters.rejected_since_report
-    if recent:
+    if internal_errors:
+        status.level = DiagnosticStatus.ERROR
+        status.message = (f'{internal_errors} internal error(s): callbacks abandoned, '
+                          'see the node log')
+    elif recent:
         status.level = DiagnosticStatus.WARN
         worst = max(REJECT_REASONS, key=lambda reason: counters.rejected[reason])
         status.message = f'{recent} target(s) rejected since the last report (most: {worst})'
@@ -147,6 +155,7 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
         ('solved', counters.solved),
         ('clamped', counters.clamped),
         ('rejected', counters.rejected_total),
+        ('internal_errors', internal_errors),
     ]
     values += [(f'rejected.{reason}', counters.rejected[reason]) for reason in REJECT_REASONS]
     values += [

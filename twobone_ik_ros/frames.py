@@ -58,10 +58,18 @@ Reject = Callable[[str, Callable[[], str]], None]
 class TargetFrames:
     """Finds the transform of a target (or path) into the base frame, or says why not."""
 
-    def __init__(self, node: Node, base_frame: Callable[[], str]) -> None:
-        """Keep the node; nothing is created on the graph until it is needed."""
+    def __init__(self, node: Node, base_frame: Callable[[], str],
+                 guard: Callable[[Any], Any] = lambda callback: callback) -> None:
+        """
+        Keep the node; nothing is created on the graph until it is needed.
+
+        ``guard`` wraps the futures' done callbacks as the node's own callbacks
+        are (``guard.CallbackGuard.wrap``): rclpy runs them as executor tasks,
+        whose exceptions would otherwise leave ``spin``.
+        """
         self._node = node
         self._base_frame = base_frame
+        self._guard = guard
         self._buffer: Any = None
         self._listener: Any = None
         self._timer: Any = None
@@ -94,7 +102,13 @@ class TargetFrames:
                 f'{what} in frame {source!r} dropped: {MAX_WAITING_TARGETS} inputs are '
                 f'already waiting for a transform to {base!r}'))
             return
-        future = self._buffer.wait_for_transform_async(base, source, Time.from_msg(header.stamp))
+        try:
+            stamp = Time.from_msg(header.stamp)
+        except ValueError as error:  # a negative stamp: rclpy's Time refuses it
+            detail = str(error)
+            reject('malformed', lambda: f'{what} in frame {source!r} dropped: {detail}')
+            return
+        future = self._buffer.wait_for_transform_async(base, source, stamp)
         answered: List[bool] = []  # rclpy releases may run done callbacks again after a cancel
 
         def once(done: Any) -> None:
@@ -102,7 +116,7 @@ class TargetFrames:
                 answered.append(True)
                 self._on_transform(done, source, base, timeout, use, reject, what)
 
-        future.add_done_callback(once)
+        future.add_done_callback(self._guard(once))
         if not answered:
             self._waiting.append((max(now + timeout, self._listener_ready), future))
             if self._timer is None:

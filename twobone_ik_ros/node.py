@@ -39,7 +39,8 @@ modules it imports (solver, frames, robot_model, markers, diagnostics), and
 Interface (relative names, so a namespace or a remap moves them):
   subscribes ``target`` (geometry_msgs/PointStamped; QoS overridable with
   the ``qos_overrides./<ns>/target.subscription.*`` parameters) and ``path``
-  (nav_msgs/Path, solved whole: ``motion.plan_path``);
+  (nav_msgs/Path, read from its bytes by ``wire_path`` and solved whole:
+  ``motion.plan_path``);
   publishes the solutions as the ``output`` parameter says (``outputs``):
   ``joint_states`` (sensor_msgs/JointState), or ``commands``
   (std_msgs/Float64MultiArray) or ``joint_trajectory``
@@ -71,9 +72,11 @@ from rclpy.qos import DurabilityPolicy, QoSProfile
 from rclpy.qos_overriding_options import QoSOverridingOptions
 from rclpy.serialization import deserialize_message
 from rclpy.subscription import Subscription
+from std_msgs.msg import Header
 from twobone_ik_ros.diagnostics import (
     build_diagnostics, REJECTION_TEXT, SequenceGaps, TargetCounters)
 from twobone_ik_ros.frames import apply_transform, TargetFrames
+from twobone_ik_ros.guard import CallbackGuard
 from twobone_ik_ros.markers import arm_markers, move_arm_markers, workspace_markers
 from twobone_ik_ros.motion import Angles, nearest_angles, plan_path
 from twobone_ik_ros.outputs import ArmOutput
@@ -86,6 +89,7 @@ from twobone_ik_ros.qos_events import (
 from twobone_ik_ros.robot_model import RobotModelSync
 from twobone_ik_ros.solver import Reason, Status
 from twobone_ik_ros.wire import TargetReader
+from twobone_ik_ros.wire_path import PathData, PathReader
 from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'twobone_ik'
@@ -104,6 +108,7 @@ class TwoBoneIKNode(Node):
     def __init__(self, node_name: str = NODE_NAME, **kwargs: Any) -> None:
         """Declare and validate parameters; raise ValueError if they are invalid."""
         super().__init__(node_name, **kwargs)
+        self._guard = CallbackGuard(self.get_logger(), WARNING_PERIOD_S)
         for spec in PARAMETERS:
             self.declare_parameter(spec.name, spec.default, descriptor(spec))
         values = {name: self.get_parameter(name).value for name in PARAMETER_NAMES}
@@ -129,7 +134,7 @@ class TwoBoneIKNode(Node):
         self._elbow_listeners = 0  # the elbow's subscribers, counted by the housekeeping
         self._elbow_msg = PointStamped()
         self._drawing = MarkerArray()  # arm, joints, target, then the workspace circles
-        self._frames = TargetFrames(self, lambda: self._config.frame)
+        self._frames = TargetFrames(self, lambda: self._config.frame, self._guard.wrap)
         self._robot_model = RobotModelSync(self)
         self._output = ArmOutput(self, self._moved)
         # no QoS event handlers on anything of the node's (see qos_events)
@@ -156,13 +161,31 @@ class TwoBoneIKNode(Node):
             event_callbacks=SubscriptionEventCallbacks(message_lost=self._on_message_lost,
                                                        use_default_callbacks=False),
             raw=True)
+        self._path_reader = PathReader()
         self.create_subscription(
             Path, 'path', self._on_path, QUEUE_DEPTH,
-            event_callbacks=QUIET_SUBSCRIPTION)
+            event_callbacks=QUIET_SUBSCRIPTION, raw=True)
         if hasattr(self, 'add_pre_set_parameters_callback'):  # not on Humble
             self.add_pre_set_parameters_callback(_doubles_as_doubles)
-        self.add_on_set_parameters_callback(self._on_set_parameters)
+        self.add_on_set_parameters_callback(self._guard.wrap(
+            self._on_set_parameters, refuse=lambda error: SetParametersResult(
+                successful=False, reason=f'internal error: {error!r} (see the node log)')))
         self.get_logger().info(f'ready: {_describe(config)}')
+
+    # Every subscription and timer callback of the node and its parts is
+    # guarded (see guard): a bug costs that one callback, not the node.
+
+    def create_subscription(self, msg_type: Any, topic: str, callback: Any,
+                            *args: Any, **kwargs: Any) -> Any:
+        """Create a subscription whose callback cannot stop the node."""
+        return super().create_subscription(msg_type, topic, self._guard.wrap(callback),
+                                           *args, **kwargs)
+
+    def create_timer(self, timer_period_sec: float, callback: Any,
+                     *args: Any, **kwargs: Any) -> Any:
+        """Create a timer whose callback cannot stop the node."""
+        return super().create_timer(timer_period_sec, self._guard.wrap(callback),
+                                    *args, **kwargs)
 
     # ------------------------------------------------------------ hot path
 
@@ -180,8 +203,18 @@ class TwoBoneIKNode(Node):
         """Solve a target in the base frame straight from its bytes; the rest as messages."""
         target = self._reader.read(raw)
         if target is None or target[2] and target[2] != self._config.frame:
-            # another encoding, or another frame (tf2 takes the header)
-            self._on_target(deserialize_message(raw, PointStamped))
+            # another encoding, or another frame (tf2 takes the header); what
+            # rclpy cannot read either is not a target
+            try:
+                msg = deserialize_message(raw, PointStamped)
+            except Exception as error:  # noqa: B902  (rclpy's error types differ by distro)
+                self._counters.received += 1
+                detail = str(error)
+                self._reject('malformed', lambda: (
+                    f'a message of {len(raw)} bytes on target is not a readable '
+                    f'PointStamped: {detail}'))
+                return
+            self._on_target(msg)
             return
         self._counters.received += 1
         stamp = self._stamp
@@ -269,30 +302,29 @@ class TwoBoneIKNode(Node):
 
     # ------------------------------------------------------------ paths
 
-    def _on_path(self, msg: Path) -> None:
-        """Bring a path into the base frame (as targets are), then plan and send it."""
+    def _on_path(self, raw: bytes) -> None:
+        """Read a path from its bytes, bring it into the base frame (as targets), follow it."""
         self._counters.paths += 1
-        header = msg.header
-        if not header.frame_id and msg.poses:
-            header = msg.poses[0].header
-        poses = msg.poses
-        points = np.empty((len(poses), 2))
-        stamps = np.empty(len(poses), np.int64)
-        for i, pose in enumerate(poses):
-            position, stamp = pose.pose.position, pose.header.stamp
-            points[i, 0] = position.x
-            points[i, 1] = position.y
-            stamps[i] = stamp.sec * 1_000_000_000 + stamp.nanosec
-        frame = header.frame_id
+        path = self._path_reader.read(raw)
+        if path is None:  # another form (see wire_path): rclpy reads it
+            try:
+                path = PathData.from_message(deserialize_message(raw, Path))
+            except Exception as error:  # noqa: B902  (rclpy's error types differ by distro)
+                detail = str(error)
+                self._reject_path('malformed', lambda: (
+                    f'a message of {len(raw)} bytes on path is not a readable Path: {detail}'))
+                return
+        sec, nanosec, frame = path.frame_header()
+        points = path.points
         if frame and frame != self._config.frame:
             def use(transform: Any) -> None:
-                zs = np.array([pose.pose.position.z for pose in poses])
-                xs, ys = apply_transform(transform, points[:, 0], points[:, 1], zs)
-                self._follow(np.column_stack((xs, ys)), stamps)
+                xs, ys = apply_transform(transform, points[:, 0], points[:, 1], points[:, 2])
+                self._follow(np.column_stack((xs, ys)), path.stamps_ns)
+            header = Header(stamp=Time(sec=sec, nanosec=nanosec), frame_id=frame)
             self._frames.handle(header, self._config.transform_timeout, use,
                                 self._reject_path, 'path')
             return
-        self._follow(points, stamps)
+        self._follow(points[:, :2], path.stamps_ns)
 
     def _follow(self, points: np.ndarray, stamps: np.ndarray) -> None:
         config = self._config
@@ -355,7 +387,7 @@ class TwoBoneIKNode(Node):
                 self.get_fully_qualified_name().lstrip('/'), self.get_clock().now().to_msg(),
                 self._counters,
                 dict(self._config.as_parameters(), robot_description=self._robot_model.state),
-                self._arm_state()))
+                self._arm_state(), self._guard.count))
             self._counters.rejected_since_report = 0
 
     def _arm_state(self) -> str:

@@ -47,6 +47,7 @@ from twobone_ik_ros.motion import Angles, move_time, PathPlan
 from twobone_ik_ros.parameters import IKConfig, Output
 from twobone_ik_ros.qos_events import QUIET_PUBLISHER, QUIET_SUBSCRIPTION
 from twobone_ik_ros.wire import SerializedMessage
+from twobone_ik_ros.wire_path import TrajectoryWriter
 
 #: How often a path played back on joint_states or commands is sampled.
 PLAYBACK_RATE_HZ = 50.0
@@ -78,6 +79,7 @@ class ArmOutput:
         self._move.points[0].positions = array('d', (0.0, 0.0))
         # the two per-target messages, serialised once and rewritten (see wire)
         self._joints_wire: Optional[SerializedMessage] = None
+        self._trajectory_wire: Optional[TrajectoryWriter] = None  # paths (see wire_path)
         self._command_wire = _usable(SerializedMessage(self._command, _fill_command, False))
         self._playback: Optional[Tuple[np.ndarray, np.ndarray, int]] = None
         self._playback_timer: Any = None
@@ -93,6 +95,8 @@ class ArmOutput:
             self._joints.name = list(names)
             self._joints_wire = _usable(SerializedMessage(self._joints, _fill_joint_state))
             self._move.joint_names = list(names)
+            writer = TrajectoryWriter(names)
+            self._trajectory_wire = writer if writer.usable else None
             self._state_names, self._state_index, self.measured = None, None, None
         if config.output is self._output:
             return
@@ -191,7 +195,10 @@ class ArmOutput:
         """Send a planned path: one trajectory, or a playback at its timing."""
         self.stop_playback()
         if self._output is Output.JOINT_TRAJECTORY:
-            self._publisher.publish(joint_trajectory(names, plan.positions, plan.times_ns))
+            wire = self._trajectory_wire
+            self._publisher.publish(
+                wire.write(plan.positions, plan.times_ns) if wire is not None
+                else joint_trajectory(names, plan.positions, plan.times_ns))
             return
         self._playback = (plan.positions, plan.times_ns, time.monotonic_ns())
         self._playback_timer = self._node.create_timer(1.0 / PLAYBACK_RATE_HZ, self._play)

@@ -30,10 +30,12 @@ like is the middleware's business, so nothing here assumes it blindly:
 
 - ``TargetReader`` reads the classic little-endian CDR that ROS 2's
   middlewares use for PointStamped (a 4-byte encapsulation header
-  ``00 01``; then stamp, the frame as a length-prefixed string, and the
+  ``00 01 00 00``; then stamp, the frame as a length-prefixed string, and the
   point aligned to 8 bytes).  It checks itself on a sample serialised by
-  the middleware in use (``rclpy.serialization``); for anything else it
-  returns None and the caller deserialises with rclpy.
+  the middleware in use (``rclpy.serialization``); for anything else (other
+  encodings, and strings that rclpy would read as other characters than
+  their bytes) it returns None and the caller deserialises with rclpy, so
+  what it does return is exactly what rclpy reads (fuzzed in the suite).
 - ``SerializedMessage`` serialises one message with marker values, finds
   where the stamp and the two doubles landed, and checks that rewriting
   them gives what ``deserialize_message`` reads back as those values.
@@ -48,10 +50,12 @@ from typing import Any, Callable, Optional, Tuple
 from geometry_msgs.msg import PointStamped
 from rclpy.serialization import deserialize_message, serialize_message
 
-#: encapsulation identifier of little-endian classic CDR (XCDR1)
-CDR_LE = b'\x00\x01'
+#: encapsulation header of little-endian classic CDR (XCDR1) with no options:
+#: what the middlewares write; other options (Fast CDR reads padding bits from
+#: them) are left to rclpy
+CDR_LE = b'\x00\x01\x00\x00'
 _ENCAPSULATION = 4  # bytes before the payload; alignment counts from its end
-_HEAD = struct.Struct('<iII')  # stamp.sec, stamp.nanosec, frame_id length (with its NUL)
+_SIZE = struct.Struct('<I')
 _XYZ = struct.Struct('<ddd')
 _STAMP = struct.Struct('<iI')
 _PAIR = struct.Struct('<dd')
@@ -81,15 +85,15 @@ class TargetReader:
 
     def read(self, raw: bytes) -> Optional[Target]:
         """Return the target in ``raw``, or None if it is not little-endian classic CDR."""
-        if not self.usable or raw[:2] != CDR_LE or len(raw) < _ENCAPSULATION + 12:
+        if not self.usable or raw[:4] != CDR_LE or len(raw) < _ENCAPSULATION + 12:
             return None
-        sec, nanosec, size = _HEAD.unpack_from(raw, _ENCAPSULATION)
-        end = 12 + size  # in the payload: the end of the frame's characters
+        sec, nanosec = _STAMP.unpack_from(raw, _ENCAPSULATION)
+        payload = memoryview(raw)[_ENCAPSULATION:]
+        frame, end = read_string(payload, 8)
         point = end + (-end) % 8
-        if len(raw) < _ENCAPSULATION + point + 24:
+        if frame is None or len(payload) < point + 24:
             return None
-        frame = raw[_ENCAPSULATION + 12:_ENCAPSULATION + end - 1].decode() if size else ''
-        x, y, z = _XYZ.unpack_from(raw, _ENCAPSULATION + point)
+        x, y, z = _XYZ.unpack_from(payload, point)
         return sec, nanosec, frame, x, y, z
 
 
@@ -125,6 +129,32 @@ class SerializedMessage:
         assert self._pair_at is not None
         _PAIR.pack_into(buffer, self._pair_at, a, b)
         return bytes(buffer)
+
+
+def read_string(payload: memoryview, at: int) -> Tuple[Optional[str], int]:
+    """
+    Read the CDR string at ``at`` (4-aligned) of ``payload``; return it and where it ends.
+
+    The string is None where rclpy would read other characters than its
+    bytes, or nothing: past the end of the payload, no terminating NUL, a
+    NUL inside (C strings end there) or not UTF-8 (replacement characters).
+    The caller then leaves the message to rclpy.
+    """
+    if at + 4 > len(payload):
+        return None, at
+    (size,) = _SIZE.unpack_from(payload, at)
+    end = at + 4 + size
+    if not size:
+        return '', end
+    if end > len(payload) or payload[end - 1]:
+        return None, end
+    chars = bytes(payload[at + 4:end - 1])
+    if 0 in chars:
+        return None, end
+    try:
+        return chars.decode(), end
+    except UnicodeDecodeError:
+        return None, end
 
 
 def _unique(data: bytes, part: bytes) -> Optional[int]:

@@ -1,0 +1,242 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+A real ros2_control arm under the IK node: ``control.launch.py`` as a user runs it.
+
+``ControlledArm`` starts ``ros2 launch twobone_ik_ros control.launch.py`` in
+a namespace of its own: the real robot_state_publisher, controller_manager's
+``ros2_control_node`` with mock_components/GenericSystem, the spawners of
+joint_state_broadcaster and of the commanded controller, and the IK node.  A
+probe records what the node commands (on the controller's own topic) and the
+arm's measured ``joint_states`` (joint_state_broadcaster's), and can put the
+arm somewhere by commanding the controller itself, as another node would.
+controller_manager_msgs is imported only here, when an arm starts: it comes
+with ros2_control, which a run without the C++ stack does not have.
+"""
+
+import math
+import os
+import tempfile
+import time
+
+from geometry_msgs.msg import PoseStamped
+from nav_msgs.msg import Path
+import pytest
+from ros_harness import LaunchProcess, Probe, unique_name
+from std_msgs.msg import Float64MultiArray
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+from twobone_ik_ros.launch_config import DEFAULT_CONTROLLERS
+from twobone_ik_ros.parameters import DEFAULTS, Output
+import yaml
+
+JOINTS = tuple(DEFAULTS['joint_names'])
+#: how close the measured angles must come to a commanded end (mock hardware mirrors exactly)
+AT = 1e-12
+
+
+class ControlledArm:
+    """control.launch.py for real, a probe on its graph; ``close`` stops both."""
+
+    def __init__(self, output, parameters=None, arguments=()):
+        """Launch the arm with the node's ``parameters`` (a params_file) and extra arguments."""
+        self.output = Output(output)
+        self.name = unique_name('arm')
+        self.namespace = '/' + self.name
+        with tempfile.NamedTemporaryFile('w', suffix='.yaml', delete=False) as params:
+            yaml.safe_dump({'/**': {'ros__parameters': dict(parameters or {})}}, params)
+        self.params_file = params.name
+        parameters = dict(DEFAULTS, **(parameters or {}))
+        self.r1, self.r2 = parameters['r1'], parameters['r2']
+        self.launch = LaunchProcess('control.launch.py', f'namespace:={self.name}',
+                                    f'output:={output}', f'params_file:={self.params_file}',
+                                    *arguments)
+        self.probe = Probe(namespace=self.namespace)
+        node = self.probe.node
+        self.controller = DEFAULT_CONTROLLERS[self.output]
+        self.topic = f'{self.namespace}/{self.controller}/{self.output.topic}'
+        kind = Float64MultiArray if self.output is Output.FORWARD_COMMAND else JointTrajectory
+        self.commands = []
+        self.command_sub = node.create_subscription(kind, self.topic, self.commands.append, 1000)
+        self._command_pub = node.create_publisher(kind, self.topic, 10)
+        self.path_pub = node.create_publisher(Path, f'{self.namespace}/path', 10)
+        self._clients = {}
+        try:
+            self.wait_until_active(self.controller, 'joint_state_broadcaster')
+            self.probe.wait_for_node(timeout=60.0)
+            assert self.probe.spin_until(
+                lambda: self._command_pub.get_subscription_count() >= 1
+                and self.path_pub.get_subscription_count() >= 1
+                and node.count_publishers(self.topic) >= 2, 30.0), 'topics not matched'
+        except AssertionError as error:
+            self.close()
+            pytest.fail(f'the arm did not come up ({error}):\n{self.launch.output()}')
+
+    def close(self):
+        """Stop the launch (as Ctrl-C would) and the probe; return the launch's exit code."""
+        self.probe.close()
+        code = self.launch.stop(timeout=30.0)
+        os.unlink(self.params_file)
+        return code
+
+    def interrupt(self):
+        """Ctrl-C the launch; return its exit code once every process it started has ended."""
+        code = self.launch.interrupt(timeout=60.0)
+        self.probe.close()
+        os.unlink(self.params_file)
+        return code
+
+    # -- controller_manager ------------------------------------------------------------------
+
+    def controllers(self):
+        """Return {name: state} from the arm's controller_manager."""
+        from controller_manager_msgs.srv import ListControllers
+        client = self._client(ListControllers, 'list_controllers')
+        future = client.call_async(ListControllers.Request())
+        assert self.probe.spin_until(future.done, 15.0), 'list_controllers did not answer'
+        return {c.name: c.state for c in future.result().controller}
+
+    def wait_until_active(self, *names, timeout=60.0):
+        """Wait until the spawners have activated the named controllers."""
+        from controller_manager_msgs.srv import ListControllers
+        client = self._client(ListControllers, 'list_controllers')
+        assert self.probe.spin_until(client.service_is_ready, timeout), 'no controller_manager'
+        states = {}
+
+        def active():
+            nonlocal states
+            states = self.controllers()
+            return all(states.get(name) == 'active' for name in names)
+        assert self.probe.spin_until(active, timeout), f'controllers not active: {states}'
+
+    def _client(self, kind, service):
+        if service not in self._clients:
+            self._clients[service] = self.probe.node.create_client(
+                kind, f'{self.namespace}/controller_manager/{service}')
+        return self._clients[service]
+
+    # -- the arm -----------------------------------------------------------------------------
+
+    def measured(self):
+        """Return the last angles joint_state_broadcaster published, or None."""
+        if not self.probe.joint_states:
+            return None
+        last = self.probe.joint_states[-1]
+        position = dict(zip(last.name, last.position))
+        return tuple(position[joint] for joint in JOINTS)
+
+    def wait_until_at(self, angles, timeout=20.0, tolerance=AT):
+        """Wait until the measured angles are within ``tolerance`` of ``angles``."""
+        def there():
+            now = self.measured()
+            return now is not None and max(abs(a - b) for a, b in zip(now, angles)) <= tolerance
+        assert self.probe.spin_until(there, timeout), \
+            f'the arm is at {self.measured()}, not {angles}'
+        return self.measured()
+
+    def wait_until_tool_at(self, r1, r2, point, timeout=20.0, tolerance=1e-9):
+        """Wait until the forward kinematics of the measured angles is ``point``."""
+        from twobone_ik_ros.solver import forward
+
+        def there():
+            now = self.measured()
+            return now is not None and math.dist(forward(r1, r2, *now)[1], point) <= tolerance
+        assert self.probe.spin_until(there, timeout), \
+            f'the tool is at {forward(r1, r2, *self.measured())[1]}, not {point}'
+
+    def reach(self, x, y, timeout=30.0):
+        """
+        Send the target (x, y) in the base frame until the measured tool is on it.
+
+        Sent again every 3 s: the node's command writer can be on the graph
+        (and matched by our reader) before it has matched the controller's
+        reader, and a volatile command published in between reaches nobody.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            self.probe.send(x, y, frame_id='')
+            left = max(0.0, min(3.0, deadline - time.monotonic()))
+            try:
+                return self.wait_until_tool_at(self.r1, self.r2, (x, y), timeout=left)
+            except AssertionError:
+                if time.monotonic() >= deadline:
+                    raise
+
+    def move_to(self, theta1, theta2):
+        """Put the arm at (theta1, theta2) by commanding its controller, as any node could."""
+        if self.output is Output.FORWARD_COMMAND:
+            self._command_pub.publish(Float64MultiArray(data=[float(theta1), float(theta2)]))
+        else:
+            point = JointTrajectoryPoint(positions=[float(theta1), float(theta2)])
+            point.time_from_start.nanosec = 100_000_000
+            self._command_pub.publish(JointTrajectory(joint_names=list(JOINTS), points=[point]))
+        return self.wait_until_at((theta1, theta2))
+
+    def wait_for_node_state(self, angles, timeout=20.0):
+        """Wait until the node's diagnostics report the arm at exactly these angles."""
+        expected = ' '.join(repr(float(a)) for a in angles)
+        values = {}
+
+        def reported():
+            nonlocal values
+            values = self.probe.latest_diagnostics()[1]
+            return values.get('arm_state') == expected
+        assert self.probe.spin_until(reported, timeout), \
+            f'the node reports the arm at {values.get("arm_state")}, not {expected}'
+
+    def put(self, theta1, theta2):
+        """Move the arm and wait until the node has read where it is."""
+        self.wait_for_node_state(self.move_to(theta1, theta2))
+
+    def command(self, x, y, timeout=10.0):
+        """
+        Send a target; return the (theta1, theta2) the node commanded for it.
+
+        Sent again every second until a command comes: after the node swaps its
+        output, our reader can see its new writer before that writer has matched
+        our reader or the controller's (DDS matches each side on its own).
+        """
+        count = len(self.commands)
+        deadline = time.monotonic() + timeout
+        while len(self.commands) == count and time.monotonic() < deadline:
+            self.probe.send(x, y, frame_id='')
+            self.probe.spin_until(lambda: len(self.commands) > count, 1.0)
+        assert len(self.commands) > count, f'no command for target ({x}, {y})'
+        return self.commanded_end(self.commands[-1])
+
+    def commanded_end(self, command):
+        """Return where a recorded command sends the arm."""
+        if isinstance(command, Float64MultiArray):
+            return tuple(command.data)
+        return tuple(command.points[-1].positions)
+
+    def send_path(self, points, stamps_s=None, frame_id=''):
+        """Publish a nav_msgs/Path through ``points`` (stamped when ``stamps_s`` is given)."""
+        self.path_pub.publish(path_message(points, stamps_s, frame_id))
+
+
+def path_message(points, stamps_s=None, frame_id=''):
+    """Return a nav_msgs/Path through ``points`` (x, y), its poses stamped with ``stamps_s``."""
+    msg = Path()
+    msg.header.frame_id = frame_id
+    for i, (x, y) in enumerate(points):
+        pose = PoseStamped()
+        pose.header.frame_id = frame_id
+        if stamps_s is not None:
+            pose.header.stamp.sec = int(stamps_s[i])
+            pose.header.stamp.nanosec = int(round((stamps_s[i] % 1) * 1e9))
+        pose.pose.position.x, pose.pose.position.y = float(x), float(y)
+        pose.pose.orientation.w = 1.0
+        msg.poses.append(pose)
+    return msg

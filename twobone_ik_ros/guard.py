@@ -1,0 +1,86 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+A callback that raises costs that one callback, not the node.
+
+rclpy lets an exception from a callback out of ``spin``, and the process
+ends: one message that meets a bug we have not found yet would stop an arm.
+``CallbackGuard.wrap`` catches it at the callback's edge, counts it, and logs
+it with its traceback the first time each kind happens (the callback, the
+exception type and the line it came from), then at most once per period with how many more
+there were.  The node's diagnostics report the count (level ERROR).
+
+The wrapper keeps the callback's signature visible (``functools.wraps``):
+rclpy reads it to decide whether a subscription callback wants the message
+info, and a timer callback the timer info.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+import traceback
+from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
+
+Callback = TypeVar('Callback', bound=Callable[..., Any])
+Kind = Tuple[str, str, str, int]
+
+
+class CallbackGuard:
+    """Catch, count and log what callbacks raise (``count``: all of them so far)."""
+
+    def __init__(self, logger: Any, period_s: float) -> None:
+        """Log through ``logger``; a repeated kind at most once per ``period_s``."""
+        self.count = 0
+        self._logger = logger
+        self._period_s = period_s
+        #: kind -> [time of its last log line, how many since then]
+        self._kinds: Dict[Kind, List[float]] = {}
+
+    def wrap(self, callback: Callback,
+             refuse: Optional[Callable[[BaseException], Any]] = None) -> Callback:
+        """Return ``callback`` guarded; what it raises gives ``refuse(error)`` (or None)."""
+        name = getattr(callback, '__qualname__', repr(callback))
+
+        @functools.wraps(callback)
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return callback(*args, **kwargs)
+            except Exception as error:  # noqa: B902  (any bug, whatever its type)
+                self.record(error, name)
+                return refuse(error) if refuse is not None else None
+        return guarded  # type: ignore[return-value]
+
+    def record(self, error: BaseException, callback: str = '') -> None:
+        """Count ``error`` from ``callback``; log it (the first of its kind with a traceback)."""
+        self.count += 1
+        frames = traceback.extract_tb(error.__traceback__)
+        where = frames[-1] if frames else None
+        kind = (callback, type(error).__name__, where.filename if where else '?',
+                (where.lineno or 0) if where else 0)
+        now = time.monotonic()
+        seen = self._kinds.get(kind)
+        if seen is None:
+            self._kinds[kind] = [now, 0.0]
+            self._logger.error(
+                f'internal error {self.count} in {callback} (abandoned; the node goes on):\n'
+                + ''.join(traceback.format_exception(type(error), error, error.__traceback__)))
+            return
+        seen[1] += 1
+        if now - seen[0] >= self._period_s:
+            self._logger.error(
+                f'internal error {kind[1]} in {callback} at {kind[2]}:{kind[3]} again: '
+                f'{int(seen[1])} time(s) since it was last logged (latest: {error})')
+            seen[0], seen[1] = now, 0.0
