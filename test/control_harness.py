@@ -39,11 +39,14 @@ from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 from twobone_ik_ros.launch_config import DEFAULT_CONTROLLERS
 from twobone_ik_ros.parameters import DEFAULTS, Output
+from twobone_ik_ros.solver import forward
 import yaml
 
 JOINTS = tuple(DEFAULTS['joint_names'])
 #: how close the measured angles must come to a commanded end (mock hardware mirrors exactly)
 AT = 1e-12
+#: how close a command's tool position must be to its target to be its answer (m)
+TOOL_AT = 1e-8
 
 
 class ControlledArm:
@@ -140,15 +143,17 @@ class ControlledArm:
         """Wait until the measured angles are within ``tolerance`` of ``angles``."""
         def there():
             now = self.measured()
-            return now is not None and max(abs(a - b) for a, b in zip(now, angles)) <= tolerance
+            return now is not None and self._at(now, angles, tolerance)
         assert self.probe.spin_until(there, timeout), \
             f'the arm is at {self.measured()}, not {angles}'
         return self.measured()
 
+    @staticmethod
+    def _at(now, angles, tolerance):
+        return max(abs(a - b) for a, b in zip(now, angles)) <= tolerance
+
     def wait_until_tool_at(self, r1, r2, point, timeout=20.0, tolerance=1e-9):
         """Wait until the forward kinematics of the measured angles is ``point``."""
-        from twobone_ik_ros.solver import forward
-
         def there():
             now = self.measured()
             return now is not None and math.dist(forward(r1, r2, *now)[1], point) <= tolerance
@@ -157,21 +162,26 @@ class ControlledArm:
 
     def reach(self, x, y, timeout=30.0):
         """
-        Send the target (x, y) in the base frame until the measured tool is on it.
+        Send the target until the measured arm is at the node's answer; return the answer.
 
-        Sent again every 3 s: the node's command writer can be on the graph
-        (and matched by our reader) before it has matched the controller's
-        reader, and a volatile command published in between reaches nobody.
+        Sent again while the arm does not start moving within 3 s: the node's
+        command writer can have matched our reader (``command``) before the
+        controller's, and a volatile command published in between reaches
+        nobody; the node cannot tell (issue 20's ``no_controller``).
         """
         deadline = time.monotonic() + timeout
         while True:
-            self.probe.send(x, y, frame_id='')
-            left = max(0.0, min(3.0, deadline - time.monotonic()))
-            try:
-                return self.wait_until_tool_at(self.r1, self.r2, (x, y), timeout=left)
-            except AssertionError:
-                if time.monotonic() >= deadline:
-                    raise
+            before = self.measured()
+            end = self.command(x, y, timeout=max(0.0, deadline - time.monotonic()))
+
+            def moving():
+                now = self.measured()
+                return now is not None and (now != before or self._at(now, end, AT))
+            if self.probe.spin_until(moving, max(0.0, min(3.0, deadline - time.monotonic()))):
+                self.wait_until_at(end, timeout=max(0.0, deadline - time.monotonic()))
+                return end
+            assert time.monotonic() < deadline, \
+                f'the arm stays at {self.measured()}: the controller did not take {end}'
 
     def move_to(self, theta1, theta2):
         """Put the arm at (theta1, theta2) by commanding its controller, as any node could."""
@@ -203,17 +213,33 @@ class ControlledArm:
         """
         Send a target; return the (theta1, theta2) the node commanded for it.
 
-        Sent again every second until a command comes: after the node swaps its
-        output, our reader can see its new writer before that writer has matched
-        our reader or the controller's (DDS matches each side on its own).
+        The answer is the first new command whose tool position is (x, y).
+        The target is sent again every second until one comes: our reader can
+        see the node's (new) command writer before that writer has matched our
+        reader.  A target sent twice can be answered twice, so an answer to the
+        previous target may still arrive; it is not taken for this one.  This
+        proves what the node sends, not that the controller has matched the
+        writer yet: ``reach`` proves that.
         """
-        count = len(self.commands)
+        seen = len(self.commands)
         deadline = time.monotonic() + timeout
-        while len(self.commands) == count and time.monotonic() < deadline:
+        answer = None
+
+        def answered():
+            nonlocal answer
+            answer = next((end for end in map(self.commanded_end, self.commands[seen:])
+                           if math.dist(self.tool(end), (x, y)) <= TOOL_AT), None)
+            return answer is not None
+        while True:
             self.probe.send(x, y, frame_id='')
-            self.probe.spin_until(lambda: len(self.commands) > count, 1.0)
-        assert len(self.commands) > count, f'no command for target ({x}, {y})'
-        return self.commanded_end(self.commands[-1])
+            if self.probe.spin_until(answered, max(0.0, min(1.0, deadline - time.monotonic()))):
+                return answer
+            assert time.monotonic() < deadline, \
+                f'no command for target ({x}, {y}); new ones: {self.commands[seen:][-5:]}'
+
+    def tool(self, angles):
+        """Return the tool position of ``angles`` on this arm."""
+        return forward(self.r1, self.r2, *angles)[1]
 
     def commanded_end(self, command):
         """Return where a recorded command sends the arm."""
