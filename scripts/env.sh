@@ -26,7 +26,7 @@ command -v "$TWOBONE_PYTHON" >/dev/null 2>&1 || TWOBONE_PYTHON=python3
 # this machine's, outside the checkout: the C++ build names the venv's paths,
 # so the three are one unit.  It is keyed by the ROS wheels and the content of
 # both source folders, so a fresh clone on the same machine reuses it (about
-# 18 minutes the first time, seconds after) and a changed tree is rebuilt.
+# 20 to 30 minutes the first time, seconds after) and a changed tree is rebuilt.
 TWOBONE_CACHE="${TWOBONE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/twobone_ik_ros}"
 TWOBONE_CPP_HOME=""
 twobone_tree_digest() {  # every file of the given folders, by path and content
@@ -75,6 +75,16 @@ twobone_ensure_venv() {
   echo "$stamp" > "$TWOBONE_VENV/.stamp"
 }
 
+# Source the colcon workspace $1 (its install/setup.bash).  Those scripts read
+# unset variables, so `set -u` is lifted around them and restored after.
+twobone_source_workspace() {
+  local had_u=0
+  case $- in *u*) had_u=1; set +u ;; esac
+  # shellcheck disable=SC1090,SC1091
+  source "$1/install/setup.bash"
+  [ "$had_u" = 0 ] || set -u
+}
+
 # launch, launch_testing, launch_pytest, ros2cli and tf2_ros have no PyPI
 # wheels.  Where TWOBONE_ROS_SOURCES names a folder with their sources and an
 # install.sh (../shared/ros2-launch in CI), build them into the venv once
@@ -93,11 +103,7 @@ twobone_ensure_ros_tools() {
   export PATH="$TWOBONE_VENV/bin:$PATH"
   export AMENT_PREFIX_PATH="$TWOBONE_VENV${AMENT_PREFIX_PATH:+:$AMENT_PREFIX_PATH}"
   export CMAKE_PREFIX_PATH="$TWOBONE_VENV${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
-  local had_u=0
-  case $- in *u*) had_u=1; set +u ;; esac  # colcon's setup scripts read unset variables
-  # shellcheck disable=SC1091
-  source "$workspace/install/setup.bash"
-  [ "$had_u" = 1 ] && set -u
+  twobone_source_workspace "$workspace"
   return 0
 }
 
@@ -109,7 +115,7 @@ twobone_ensure_cpp_stack() {
   [ -n "$TWOBONE_CPP_HOME" ] || return 0
   if [ ! -f "$TWOBONE_CPP_HOME/.built" ]; then
     echo "scripts: building the C++ stack of $TWOBONE_ROS_CPP_SOURCES into $TWOBONE_CPP_HOME/ws" \
-      "(once per machine: about 18 minutes on 2 cores; log: $TWOBONE_CPP_HOME/build.log)" >&2
+      "(once per machine: 20 to 30 minutes on 2 cores; log: $TWOBONE_CPP_HOME/build.log)" >&2
     bash "$TWOBONE_ROS_CPP_SOURCES/build.sh" "$TWOBONE_VENV" "$TWOBONE_VENV-ros2-ws" \
       "$TWOBONE_CPP_HOME/ws" > "$TWOBONE_CPP_HOME/build.log" 2>&1 || {
         tail -40 "$TWOBONE_CPP_HOME/build.log" >&2
@@ -117,11 +123,7 @@ twobone_ensure_cpp_stack() {
         return 1; }
     touch "$TWOBONE_CPP_HOME/.built"
   fi
-  local had_u=0
-  case $- in *u*) had_u=1; set +u ;; esac  # colcon's setup scripts read unset variables
-  # shellcheck disable=SC1091
-  source "$TWOBONE_CPP_HOME/ws/install/setup.bash"
-  [ "$had_u" = 1 ] && set -u
+  twobone_source_workspace "$TWOBONE_CPP_HOME/ws"
   return 0
 }
 

@@ -65,7 +65,7 @@ CPP_PACKAGES = ('robot_state_publisher', 'tf2_ros', 'controller_manager',
 HOW_TO_GET_CPP = (
     'run the suite as TWOBONE_ROS_SOURCES=../shared/ros2-launch '
     'TWOBONE_ROS_CPP_SOURCES=../shared/ros2-cpp scripts/test (builds them once per machine, '
-    'about 18 minutes, root for apt-get), or from a shell with a ROS 2 install that has '
+    '20 to 30 minutes, root for apt-get), or from a shell with a ROS 2 install that has '
     'robot_state_publisher, tf2_ros, ros2_control and ros2_controllers')
 _deselected_cpp = []
 
