@@ -44,7 +44,10 @@ ROS_MODULES = {
     'sensor_msgs', 'std_msgs', 'visualization_msgs', 'tf2_msgs', 'ament_index_python',
     'nav_msgs', 'trajectory_msgs', 'controller_manager_msgs',
     'launch', 'launch_ros', 'launch_pytest', 'ament_copyright', 'ament_flake8', 'ament_pep257'}
-OWN_MODULES = {'twobone_ik_ros', 'helpers', 'ros_harness', 'control_harness', 'conftest'}
+#: the package and the suite's own helper modules (any test/*.py can be imported by another)
+OWN_MODULES = {'twobone_ik_ros'} | {
+    os.path.splitext(os.path.basename(path))[0]
+    for path in glob.glob(os.path.join(ROOT, 'test', '*.py'))}
 #: needed without an import: the XML launch file is read by launch_xml
 XML_FRONT_END = 'launch_xml'
 
