@@ -54,9 +54,9 @@ setup(
     tests_require=['pytest'],
     entry_points={
         'console_scripts': [
-            'twobone_ik_node = twobone_ik_ros.node:main',
-            'target_publisher = twobone_ik_ros.target_publisher:main',
-            'twobone_ik_demo = twobone_ik_ros.demo:main',
+            'twobone_ik_node = twobone_ik_ros.node.node:main',
+            'target_publisher = twobone_ik_ros.tools.target_publisher:main',
+            'twobone_ik_demo = twobone_ik_ros.tools.demo:main',
         ],
     },
 )

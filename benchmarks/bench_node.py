@@ -53,7 +53,7 @@ def relay_main():
     import rclpy
     from geometry_msgs.msg import PointStamped
     from sensor_msgs.msg import JointState
-    from twobone_ik_ros.harness import serve
+    from twobone_ik_ros.tools.harness import serve
 
     def make_relay():
         node = rclpy.create_node('relay')
@@ -81,13 +81,13 @@ def cpu_seconds(pid):
 
 def start_server(kind):
     """Start the relay or the IK node in its own process and namespace."""
-    from twobone_ik_ros.harness import RosProcess
+    from twobone_ik_ros.tools.harness import RosProcess
 
     ros_args = ['-r', f'__ns:=/bench_{kind}']
     if kind == 'relay':
         return RosProcess.python(script=os.path.abspath(__file__), args=['--serve'],
                                  ros_args=ros_args)
-    return RosProcess.python('twobone_ik_ros.node',
+    return RosProcess.python('twobone_ik_ros.node.node',
                              ros_args=ros_args + ['-p', 'r1:=1.0', '-p', 'r2:=0.7'])
 
 
@@ -196,7 +196,7 @@ def cpu_per_target(result):
 
 
 def main():
-    from twobone_ik_ros.harness import benchmark_options, percentile, spinning, wait_for
+    from twobone_ik_ros.tools.harness import benchmark_options, percentile, spinning, wait_for
 
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--targets', type=int, default=2000, help='targets per round')

@@ -64,10 +64,10 @@ def floor_main(count):
     import rclpy
     from nav_msgs.msg import Path
     from trajectory_msgs.msg import JointTrajectory
-    from twobone_ik_ros.commands import joint_trajectory
-    from twobone_ik_ros.harness import serve
-    from twobone_ik_ros.motion import plan_path
-    from twobone_ik_ros.parameters import DEFAULTS
+    from twobone_ik_ros.arm.commands import joint_trajectory
+    from twobone_ik_ros.tools.harness import serve
+    from twobone_ik_ros.arm.motion import plan_path
+    from twobone_ik_ros.model.parameters import DEFAULTS
     from twobone_ik_ros.solver import TwoBoneIK
 
     planned = plan_path(TwoBoneIK(R1, R2), path_points(count), None, None,
@@ -86,14 +86,14 @@ def floor_main(count):
 
 def start_server(kind, count):
     """Start the floor or the IK node in its own process and namespace."""
-    from twobone_ik_ros.harness import RosProcess
+    from twobone_ik_ros.tools.harness import RosProcess
 
     ros_args = ['-r', f'__ns:=/bench_path_{kind}']
     if kind == 'floor':
         return RosProcess.python(script=os.path.abspath(__file__),
                                  args=['--serve', '--poses', str(count)],
                                  ros_args=ros_args)
-    return RosProcess.python('twobone_ik_ros.node', ros_args=ros_args + [
+    return RosProcess.python('twobone_ik_ros.node.node', ros_args=ros_args + [
         '-p', f'r1:={R1}', '-p', f'r2:={R2}', '-p', 'output:=joint_trajectory'])
 
 
@@ -221,7 +221,7 @@ def big_client_main(poses, rounds):
     import json
 
     import rclpy
-    from twobone_ik_ros.process import Spinner
+    from twobone_ik_ros.ros.process import Spinner
 
     rclpy.init()
     node = rclpy.create_node('bench_path_big_client')
@@ -231,7 +231,7 @@ def big_client_main(poses, rounds):
 
 
 def main():
-    from twobone_ik_ros.harness import benchmark_options, percentile, spinning, wait_for
+    from twobone_ik_ros.tools.harness import benchmark_options, percentile, spinning, wait_for
 
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--poses', type=int, default=10000, help='poses in the path')

@@ -48,7 +48,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from twobone_ik_ros.ik_batch import BATCH_BLOCK  # noqa: E402
+from twobone_ik_ros.ik.batch import BATCH_BLOCK  # noqa: E402
 from twobone_ik_ros.solver import new_batch_result, TwoBoneIK  # noqa: E402
 
 R1, R2 = 1.0, 0.7

@@ -41,7 +41,7 @@ from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
-from twobone_ik_ros.launch_config import (
+from twobone_ik_ros.bringup.launch_config import (
     ARGUMENT_NAMES, check_packages, CONTROL_DEFAULTS, control_plan, declare_arguments,
     launch_values)
 

@@ -31,9 +31,9 @@ from launch.actions import DeclareLaunchArgument, IncludeLaunchDescription, Opaq
 from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
-from twobone_ik_ros.launch_config import (
+from twobone_ik_ros.bringup.launch_config import (
     declare_arguments, LAUNCH_ARGUMENTS, launch_values, plan)
-from twobone_ik_ros.target_patterns import PATTERNS
+from twobone_ik_ros.tools.target_patterns import PATTERNS
 
 PACKAGE = 'twobone_ik_ros'
 DEMO_DEFAULTS = {'rviz': 'true'}

@@ -19,7 +19,7 @@ Launch the IK node, robot_state_publisher with the same arm, and RViz on request
     ros2 launch twobone_ik_ros twobone_ik.launch.py r1:=1.2 r2:=0.8 rviz:=true
 
 ``--show-args`` lists the arguments (the table is
-``twobone_ik_ros.launch_config.LAUNCH_ARGUMENTS``).  Before anything starts,
+``twobone_ik_ros.bringup.launch_config.LAUNCH_ARGUMENTS``).  Before anything starts,
 the arguments and ``params_file`` are resolved and validated with the node's
 own validator, and the packages to start are looked up: a wrong value or a
 missing package stops the launch with a message and a non-zero exit, and no
@@ -34,7 +34,7 @@ from launch import LaunchDescription
 from launch.actions import OpaqueFunction
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
-from twobone_ik_ros.launch_config import (
+from twobone_ik_ros.bringup.launch_config import (
     check_packages, declare_arguments, launch_values, LaunchError, plan)
 
 PACKAGE = 'twobone_ik_ros'

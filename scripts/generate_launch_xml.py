@@ -27,7 +27,7 @@ from xml.sax.saxutils import quoteattr
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from twobone_ik_ros.launch_config import LAUNCH_ARGUMENTS  # noqa: E402
+from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS  # noqa: E402
 
 HEADER = '''<?xml version="1.0"?>
 <!--

@@ -37,8 +37,8 @@ import pytest
 from ros_harness import LaunchProcess, Probe, unique_name
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
-from twobone_ik_ros.launch_config import DEFAULT_CONTROLLERS
-from twobone_ik_ros.parameters import DEFAULTS, Output
+from twobone_ik_ros.bringup.launch_config import DEFAULT_CONTROLLERS
+from twobone_ik_ros.model.parameters import DEFAULTS, Output
 from twobone_ik_ros.solver import forward
 import yaml
 

@@ -15,7 +15,7 @@
 """
 The IK node with bugs put in on purpose, for the tests of ``guard``.
 
-Runs the package's own ``node.main`` after three faults are injected, each
+Runs the package's own ``node.node.main`` after three faults are injected, each
 set off by an input no real user sends: a target at x = 123 raises in the
 solve (the target callback), a path of exactly three poses raises in the
 path callback, and a runtime change of ``frame_prefix`` to ``boom/`` raises
@@ -24,7 +24,7 @@ in the parameter callback.  Everything else is the real node.
 
 import functools
 
-from twobone_ik_ros import node
+from twobone_ik_ros.node import node, paths
 
 
 def _faulty(method, trigger):
@@ -37,7 +37,7 @@ def _faulty(method, trigger):
 
 
 node.TwoBoneIKNode._solve = _faulty(node.TwoBoneIKNode._solve, lambda x, y, stamp: x == 123.0)
-node.TwoBoneIKNode._follow = _faulty(node.TwoBoneIKNode._follow,
+paths.PathFollower._follow = _faulty(paths.PathFollower._follow,
                                      lambda points, stamps: len(points) == 3)
 node.TwoBoneIKNode._on_set_parameters = _faulty(
     node.TwoBoneIKNode._on_set_parameters,

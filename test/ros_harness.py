@@ -39,7 +39,7 @@ from rcl_interfaces.srv import GetParameters, SetParameters
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from sensor_msgs.msg import JointState
-from twobone_ik_ros.harness import GraphClient, log_path, RosProcess
+from twobone_ik_ros.tools.harness import GraphClient, log_path, RosProcess
 from visualization_msgs.msg import MarkerArray
 import yaml
 

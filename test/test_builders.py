@@ -18,14 +18,14 @@ import itertools
 import math
 
 import pytest
-from twobone_ik_ros.diagnostics import (
-    build_diagnostics, REJECT_REASONS, REJECTION_TEXT, SequenceGaps, TargetCounters)
-from twobone_ik_ros.markers import arm_markers, MARKER_IDS, TARGET_COLOURS, workspace_markers
-from twobone_ik_ros.parameters import (
+from twobone_ik_ros.model.parameters import (
     as_double, DEFAULTS, PARAMETERS, SPECS, validate, validate_change)
+from twobone_ik_ros.node.diagnostics import (
+    build_diagnostics, REJECT_REASONS, REJECTION_TEXT, SequenceGaps, TargetCounters)
+from twobone_ik_ros.node.markers import arm_markers, MARKER_IDS, TARGET_COLOURS, workspace_markers
 from twobone_ik_ros.solver import (
     ElbowPreference, forward, Reason, Status, UnreachablePolicy)
-from twobone_ik_ros.target_patterns import make_pattern, PATTERNS
+from twobone_ik_ros.tools.target_patterns import make_pattern, PATTERNS
 
 
 def test_defaults_validate_and_integers_are_doubles():

@@ -27,10 +27,10 @@ import xml.etree.ElementTree as ElementTree
 
 from helpers import ROOT
 import pytest
-from twobone_ik_ros.launch_config import (
+from twobone_ik_ros.bringup.launch_config import (
     CONTROL_DEFAULTS, control_plan, LAUNCH_ARGUMENTS, LaunchError, plan)
-from twobone_ik_ros.parameters import DEFAULTS
-from twobone_ik_ros.urdf import arm_urdf
+from twobone_ik_ros.model.parameters import DEFAULTS
+from twobone_ik_ros.model.urdf import arm_urdf
 import yaml
 
 JOINTS = DEFAULTS['joint_names']

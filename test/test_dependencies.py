@@ -30,7 +30,7 @@ import sys
 import xml.etree.ElementTree as ElementTree
 
 from helpers import ROOT
-from twobone_ik_ros.launch_config import LAUNCH_ARGUMENTS, plan
+from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS, plan
 
 #: Python module -> rosdep key (ROS packages are keyed by their own name)
 ROSDEP_KEYS = {
@@ -56,7 +56,9 @@ def imported(patterns):
     """Return the non-standard top-level modules the files import (or importorskip)."""
     modules = set()
     for pattern in patterns:
-        for path in glob.glob(os.path.join(ROOT, pattern)):
+        paths = glob.glob(os.path.join(ROOT, pattern), recursive=True)
+        assert paths, f'{pattern} matches no file'
+        for path in paths:
             for node in ast.walk(ast.parse(open(path).read())):
                 if isinstance(node, ast.Import):
                     modules.update(alias.name.split('.')[0] for alias in node.names)
@@ -86,7 +88,7 @@ def started_by_launch_files():
 
 
 def test_every_run_time_import_and_started_package_is_an_exec_depend_and_nothing_else():
-    needed = keys(imported(['twobone_ik_ros/*.py', 'launch/*.py']))
+    needed = keys(imported(['twobone_ik_ros/**/*.py', 'launch/*.py']))
     needed |= started_by_launch_files() | {XML_FRONT_END}
     assert declared('exec_depend') == needed
 

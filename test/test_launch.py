@@ -34,9 +34,9 @@ import time
 import pytest
 from ros_harness import (
     assert_nothing_left, processes_mentioning, require_ros_tools, unique_name)
-from twobone_ik_ros.launch_config import LAUNCH_ARGUMENTS
-from twobone_ik_ros.parameters import DEFAULTS, validate, validate_change
-from twobone_ik_ros.urdf import arm_urdf
+from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS
+from twobone_ik_ros.model.parameters import DEFAULTS, validate, validate_change
+from twobone_ik_ros.model.urdf import arm_urdf
 import yaml
 
 require_ros_tools()

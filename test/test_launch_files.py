@@ -28,11 +28,11 @@ import xml.etree.ElementTree as ElementTree
 
 from helpers import ROOT
 import pytest
-from twobone_ik_ros.launch_config import (
+from twobone_ik_ros.bringup.launch_config import (
     ARGUMENT_NAMES, check_packages, LAUNCH_ARGUMENTS, LaunchError, NODE_ARGUMENTS, plan,
     read_parameter_file)
-from twobone_ik_ros.parameters import DEFAULTS, PARAMETERS, SPECS, validate
-from twobone_ik_ros.urdf import arm_urdf
+from twobone_ik_ros.model.parameters import DEFAULTS, PARAMETERS, SPECS, validate
+from twobone_ik_ros.model.urdf import arm_urdf
 import yaml
 
 DEFAULT_VALUES = {arg.name: arg.default for arg in LAUNCH_ARGUMENTS}

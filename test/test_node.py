@@ -34,10 +34,10 @@ from rclpy.impl.implementation_singleton import rclpy_implementation
 from rclpy.parameter import Parameter
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 from ros_harness import all_finite, NodeProcess, Probe, RobotStatePublisher, unique_name
-from twobone_ik_ros.diagnostics import REJECT_REASONS
-from twobone_ik_ros.parameters import DEFAULTS, validate_change
+from twobone_ik_ros.model.parameters import DEFAULTS, validate_change
+from twobone_ik_ros.model.urdf import arm_urdf
+from twobone_ik_ros.node.diagnostics import REJECT_REASONS
 from twobone_ik_ros.solver import forward, TwoBoneIK
-from twobone_ik_ros.urdf import arm_urdf
 
 pytestmark = pytest.mark.ros
 
@@ -48,7 +48,7 @@ R1, R2 = 2, 1  # integers on purpose: they must be accepted as doubles
 def start_node(*ros_args, namespace=None, **probe_options):
     """Start the node and a probe for it; return both (the test must stop them)."""
     namespace = namespace or '/' + unique_name('node')
-    process = NodeProcess('twobone_ik_ros.node', ros_args=[
+    process = NodeProcess('twobone_ik_ros.node.node', ros_args=[
         '-r', f'__ns:={namespace}', '--params-file', PARAMS_FILE, '-p', f'r1:={R1}',
         '-p', f'r2:={R2}', *ros_args])
     probe = Probe(namespace=namespace, **probe_options)
@@ -460,7 +460,7 @@ def test_a_stop_signal_while_targets_stream_ends_node_and_source_with_exit_code_
     # of these stops ended a process with RCLError and exit code 1
     for attempt in range(5):
         node, probe = start_node()
-        source = NodeProcess('twobone_ik_ros.target_publisher', ros_args=[
+        source = NodeProcess('twobone_ik_ros.tools.target_publisher', ros_args=[
             '-r', f'__ns:={probe.namespace}', '-p', 'pattern:=circle', '-p', 'rate:=2000.0'])
         try:
             assert probe.spin_until(lambda: len(probe.joint_states) > 200, 30.0), \

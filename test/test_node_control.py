@@ -54,7 +54,7 @@ def lone_node():
         ros_args = ['-r', f'__ns:={namespace}']
         for name, value in dict(ARM, **parameters).items():
             ros_args += ['-p', f'{name}:={value}']
-        process = NodeProcess('twobone_ik_ros.node', ros_args=ros_args)
+        process = NodeProcess('twobone_ik_ros.node.node', ros_args=ros_args)
         probe = Probe(namespace=namespace)
         started.append((process, probe))
         probe.wait_for_node()

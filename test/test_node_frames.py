@@ -45,7 +45,7 @@ def transform_timeout():
 @pytest.fixture
 def arm(transform_timeout):
     namespace = '/' + unique_name('frames')
-    node = NodeProcess('twobone_ik_ros.node', ros_args=[
+    node = NodeProcess('twobone_ik_ros.node.node', ros_args=[
         '-r', f'__ns:={namespace}', '-p', 'r1:=1.0', '-p', 'r2:=1.0',
         '-p', f'transform_timeout:={transform_timeout}'])
     probe = Probe(namespace=namespace, name='frames_probe')

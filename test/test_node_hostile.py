@@ -35,7 +35,7 @@ from nav_msgs.msg import Path
 import pytest
 from rclpy.serialization import serialize_message
 from ros_harness import all_finite, NodeProcess, Probe, unique_name
-from twobone_ik_ros.diagnostics import REJECT_REASONS
+from twobone_ik_ros.node.diagnostics import REJECT_REASONS
 
 pytestmark = pytest.mark.ros
 
@@ -50,7 +50,7 @@ def started():
 
     def start(script=''):
         namespace = '/' + unique_name('hostile')
-        process = NodeProcess('twobone_ik_ros.node', script=script, ros_args=[
+        process = NodeProcess('twobone_ik_ros.node.node', script=script, ros_args=[
             '-r', f'__ns:={namespace}', '-p', f'r1:={R1}', '-p', f'r2:={R2}'])
         probe = Probe(namespace=namespace)
         running.append((process, probe))

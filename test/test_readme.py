@@ -31,8 +31,8 @@ def test_readme_solver_example_runs(capsys):
 
 
 def test_readme_lists_every_parameter_and_launch_argument():
-    from twobone_ik_ros.launch_config import ARGUMENT_NAMES
-    from twobone_ik_ros.parameters import PARAMETERS
+    from twobone_ik_ros.bringup.launch_config import ARGUMENT_NAMES
+    from twobone_ik_ros.model.parameters import PARAMETERS
 
     with open(os.path.join(ROOT, 'README.md'), encoding='utf-8') as readme:
         text = readme.read()

@@ -18,8 +18,10 @@ import math
 
 import pytest
 
-from twobone_ik_ros.render import ARM, arm_points, Canvas, draw_frame, Sample, write_pictures
 from twobone_ik_ros.solver import forward, TwoBoneIK
+from twobone_ik_ros.tools.render import (
+    ARM, arm_points, axis_ticks, Canvas, draw_frame, figure, LEGEND, Sample, TARGET_CLAMPED,
+    TARGET_REACHED, TARGET_REJECTED, title_text, WORKSPACE, write_pictures)
 
 PIL = pytest.importorskip('PIL', reason='Pillow draws the demo pictures')
 
@@ -54,7 +56,31 @@ def test_pictures_are_written_from_answered_samples(tmp_path):
     assert chosen[0] == 0 and chosen[-1] == 29
     gif = PIL.Image.open(tmp_path / 'a.gif')
     assert gif.n_frames > 1
-    assert PIL.Image.open(tmp_path / 'a.png').size == (240 * 6, 240)
+    width, height = PIL.Image.open(tmp_path / 'a.png').size
+    assert width > 240 * 6 and height > 240  # six panels and what explains them
+
+
+def test_a_picture_explains_itself():
+    """Every colour drawn has a legend entry whose swatch is in the picture."""
+    drawn = {ARM, TARGET_REACHED, TARGET_CLAMPED, TARGET_REJECTED, WORKSPACE}
+    assert {colour for colour, _ in LEGEND} == drawn
+    panel = draw_frame(published(1.1, 0.6), [], R1, R2, 240)
+    picture = figure([(panel, 0.0), (panel, 2.5)], R1, R2, title_text(R1, R2, 'circle'))
+    colours = {colour for _, colour in picture.getcolors(1 << 20)}
+    assert drawn <= colours
+    assert picture.size[0] > 2 * 240 and picture.size[1] > 240
+    assert title_text(1.0, 0.7, 'circle') == (
+        'two-link IK, r1 = 1 m, r2 = 0.7 m, targets: circle')
+
+
+@pytest.mark.parametrize('extent', [0.07, 1.0, 2.38, 14.0, 700.0])
+def test_axis_ticks_are_round_metres_within_the_panel(extent):
+    ticks = axis_ticks(extent)
+    step = ticks[1] - ticks[0]
+    assert 0.0 in ticks and ticks == sorted(ticks) and -ticks[0] == ticks[-1] <= extent
+    assert 2 <= len(ticks) // 2 <= 4
+    mantissa = step / 10 ** math.floor(math.log10(step))
+    assert min(abs(mantissa - m) for m in (1.0, 2.0, 5.0)) < 1e-9
 
 
 def test_nothing_answered_is_an_error(tmp_path):

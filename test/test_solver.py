@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 import numpy as np
 import pytest
 
-from twobone_ik_ros.ik_scalar import joint_distance
+from twobone_ik_ros.ik.scalar import joint_distance
 from twobone_ik_ros.solver import Branch, forward, Reason, Status, TwoBoneIK
 
 lengths = st.floats(min_value=1e-3, max_value=1e3)

@@ -32,8 +32,8 @@ from helpers import random_reachable
 import numpy as np
 import pytest
 from ros_harness import NodeProcess, Probe, unique_name
+from twobone_ik_ros.model.urdf import arm_urdf
 from twobone_ik_ros.solver import Status, TwoBoneIK
-from twobone_ik_ros.urdf import arm_urdf
 
 pinocchio = pytest.importorskip('pinocchio', reason='pinocchio (PyPI pin) is a test dependency')
 pytestmark = pytest.mark.ros
@@ -61,7 +61,7 @@ def test_tool0_lands_on_each_target_for_the_published_angles(r1, r2, shoulder, e
     data = model.createData()
     tool = model.getFrameId('tool0')
     namespace = '/' + unique_name('pinocchio')
-    node = NodeProcess('twobone_ik_ros.node', ros_args=[
+    node = NodeProcess('twobone_ik_ros.node.node', ros_args=[
         '-r', f'__ns:={namespace}', '-p', f'r1:={r1}', '-p', f'r2:={r2}',
         '-p', 'joint_names:=[hip, knee]', '-p', f'shoulder_limits:={list(shoulder)}',
         '-p', f'elbow_limits:={list(elbow)}', '-p', 'elbow:=closest'])

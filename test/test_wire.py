@@ -21,8 +21,8 @@ from geometry_msgs.msg import PointStamped
 from rclpy.serialization import deserialize_message, serialize_message
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
-from twobone_ik_ros.outputs import _fill_command, _fill_joint_state
-from twobone_ik_ros.wire import SerializedMessage, TargetReader
+from twobone_ik_ros.arm.outputs import _fill_command, _fill_joint_state
+from twobone_ik_ros.ros.wire import SerializedMessage, TargetReader
 
 
 def point_stamped(sec, nanosec, frame, x, y, z):

@@ -32,7 +32,7 @@ from fuzzing import checker, HEADER, mutate, odd_size, rclpy_reading, tally
 from geometry_msgs.msg import PointStamped
 from hypothesis import given, settings, strategies
 from rclpy.serialization import serialize_message
-from twobone_ik_ros.wire import TargetReader
+from twobone_ik_ros.ros.wire import TargetReader
 
 READER = TargetReader()
 FRAMES = ('', 'a', 'base_link', 'frame_of_nine', 'wörld', 'map/odom/base_link_with_more')

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-Paths in and trajectories out from their bytes (``wire_path``) against rclpy.
+Paths in and trajectories out as bytes (``ros.wire_path``, ``arm.trajectory_wire``) against rclpy.
 
 ``PathReader`` must return exactly what the node would take from rclpy's
 deserialised Path (``PathData.from_message``: the two headers, every
@@ -36,8 +36,9 @@ import numpy as np
 import pytest
 from rclpy.serialization import deserialize_message, serialize_message
 from trajectory_msgs.msg import JointTrajectory
-from twobone_ik_ros.commands import joint_trajectory
-from twobone_ik_ros.wire_path import PathData, PathReader, TrajectoryWriter
+from twobone_ik_ros.arm.commands import joint_trajectory
+from twobone_ik_ros.arm.trajectory_wire import TrajectoryWriter
+from twobone_ik_ros.ros.wire_path import PathData, PathReader
 
 READER = PathReader()
 FRAMES = ('', 'a', 'map', 'base_link', 'frame_of_nine', 'wörld')

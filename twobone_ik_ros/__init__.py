@@ -12,4 +12,23 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Analytic two-link (two-bone) inverse kinematics for ROS 2."""
+"""
+Analytic two-link (two-bone) inverse kinematics for ROS 2.
+
+The parts, from the bottom up; each imports only the parts below it
+(``test/test_architecture.py`` checks it, ``LAYERS`` there is the rule):
+
+- ``solver`` and ``ik/``: the solver, pure numpy, no ROS import, usable alone
+  (``solver.py`` is its public face and documents the method).
+- ``model/``: the arm as configured: the parameter table, its validation and
+  the URDF it implies (pure Python, no ROS import).
+- ``ros/``: rclpy plumbing every process of the package shares: running and
+  stopping a node, QoS event settings, messages read and written as bytes.
+- ``arm/``: driving an arm: where solutions go (outputs), motion in joint
+  space, controller commands.
+- ``node/``: the IK node and what it alone uses (frames, markers,
+  diagnostics, the robot model, the callback guard).
+- ``bringup/``: what the launch files compute (the node never imports it).
+- ``tools/``: the demo, the demo target source, pictures and the process
+  harness of the demo, benchmarks and tests (nothing imports them).
+"""

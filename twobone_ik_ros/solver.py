@@ -82,9 +82,9 @@ from typing import Optional, Tuple, Union
 
 import numpy.typing as npt
 
-from twobone_ik_ros.ik_batch import new_batch_result, solve_batch
-from twobone_ik_ros.ik_scalar import compile_solve
-from twobone_ik_ros.ik_types import (
+from twobone_ik_ros.ik.batch import new_batch_result, solve_batch
+from twobone_ik_ros.ik.scalar import compile_solve
+from twobone_ik_ros.ik.vocabulary import (
     ArmGeometry, BatchResult, Branch, ElbowPreference, forward, IKResult, JointLimits,
     LINK_LENGTH_RANGE, Reason, SolverConstants, Status, UnreachablePolicy, wrap_angle)
 
@@ -113,8 +113,8 @@ class TwoBoneIK:
     Everything that can be checked is checked here, once, so that the hot
     path (``solve``) is arithmetic only.  Instances are immutable (setting an
     attribute raises AttributeError); build a new one to change the
-    configuration.  The arithmetic lives in ``ik_scalar`` (one target) and
-    ``ik_batch`` (arrays), the types in ``ik_types``.
+    configuration.  The arithmetic lives in ``ik.scalar`` (one target) and
+    ``ik.batch`` (arrays), the types in ``ik.vocabulary``.
 
     >>> ik = TwoBoneIK(1.0, 0.5)
     >>> r = ik.solve(1.2, 0.3)
@@ -143,7 +143,7 @@ class TwoBoneIK:
 
         ``previous`` is the arm's last ``(theta1, theta2)``, read only by the
         ``closest`` preference.  Each instance answers this call with the
-        closure ``ik_scalar.compile_solve`` built for its configuration (a
+        closure ``ik.scalar.compile_solve`` built for its configuration (a
         closure reads its constants faster than attribute look-ups); this
         method is what the class documents, and what a subclass would call.
         """
@@ -157,7 +157,7 @@ class TwoBoneIK:
         ``points`` has shape (N, 2).  ``previous`` (for ``closest``) is one
         ``(theta1, theta2)`` pair for all rows or an (N, 2) array.  ``out``, a
         result from ``new_batch_result(N)`` (or an earlier call), is filled
-        in place instead of allocating.  See ``ik_batch.solve_batch``.
+        in place instead of allocating.  See ``ik.batch.solve_batch``.
         """
         return solve_batch(self.constants, points, previous, out)
 

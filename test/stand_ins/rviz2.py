@@ -33,7 +33,7 @@ import sys
 from geometry_msgs.msg import PointStamped
 import rclpy
 from rclpy.qos import DurabilityPolicy, QoSProfile
-from twobone_ik_ros.harness import serve
+from twobone_ik_ros.tools.harness import serve
 from visualization_msgs.msg import MarkerArray
 
 

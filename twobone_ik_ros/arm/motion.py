@@ -35,7 +35,7 @@ from typing import NamedTuple, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from twobone_ik_ros.ik_types import (
+from twobone_ik_ros.ik.vocabulary import (
     Branch, ElbowPreference, FloatArray, JointLimits, Reason, Status)
 from twobone_ik_ros.solver import TwoBoneIK
 

@@ -22,6 +22,9 @@ it with its traceback the first time each kind happens (the callback, the
 exception type and the line it came from), then at most once per period with how many more
 there were.  The node's diagnostics report the count (level ERROR).
 
+``GuardedNode`` is an rclpy node whose subscription and timer callbacks are
+all wrapped, its own and those its parts create on it.
+
 The wrapper keeps the callback's signature visible (``functools.wraps``):
 rclpy reads it to decide whether a subscription callback wants the message
 info, and a timer callback the timer info.
@@ -33,6 +36,8 @@ import functools
 import time
 import traceback
 from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
+
+from rclpy.node import Node
 
 Callback = TypeVar('Callback', bound=Callable[..., Any])
 Kind = Tuple[str, str, str, int]
@@ -84,3 +89,24 @@ class CallbackGuard:
                 f'internal error {kind[1]} in {callback} at {kind[2]}:{kind[3]} again: '
                 f'{int(seen[1])} time(s) since it was last logged (latest: {error})')
             seen[0], seen[1] = now, 0.0
+
+
+class GuardedNode(Node):
+    """An rclpy node whose subscription and timer callbacks cannot stop it."""
+
+    def __init__(self, node_name: str, guard_period_s: float, **kwargs: Any) -> None:
+        """Create the node; ``guard`` logs a repeated kind at most once per ``guard_period_s``."""
+        super().__init__(node_name, **kwargs)
+        self.guard = CallbackGuard(self.get_logger(), guard_period_s)
+
+    def create_subscription(self, msg_type: Any, topic: str, callback: Any,
+                            *args: Any, **kwargs: Any) -> Any:
+        """Create a subscription whose callback cannot stop the node."""
+        return super().create_subscription(msg_type, topic, self.guard.wrap(callback),
+                                           *args, **kwargs)
+
+    def create_timer(self, timer_period_sec: float, callback: Any,
+                     *args: Any, **kwargs: Any) -> Any:
+        """Create a timer whose callback cannot stop the node."""
+        return super().create_timer(timer_period_sec, self.guard.wrap(callback),
+                                    *args, **kwargs)

@@ -13,51 +13,41 @@
 # limitations under the License.
 
 """
-A path in and its trajectory out as arrays and bytes, without message objects.
+A path read from its bytes into arrays, without message objects.
 
 Why: rclpy turns every pose of a nav_msgs/Path into five Python objects and
 every point of a JointTrajectory into three.  For a 10 000-pose path that
 is about 0.5 s of deserialising and 0.17 s of building and converting the
-answer, against about 15 ms for solving and timing all of it; a 200 000-pose
-path held every target behind it for about 10 s.  Poses and points are
-records of one shape, so numpy reads and writes them all at once
-(``benchmarks/bench_path.py``, README "Performance").
+answer (the other half: ``arm.trajectory_wire``), against about 15 ms for
+solving and timing all of it; a 200 000-pose path held every target behind
+it for about 10 s.  Poses are records of one shape, so numpy reads them all
+at once (``benchmarks/bench_path.py``, README "Performance").
 
 The same rules as ``wire`` (classic little-endian CDR, alignment counted
 from the end of the 4-byte encapsulation header), the same self-check on
 samples that rclpy serialised at start, and the same way out: whatever is
-not in the checked form is left to rclpy (``PathReader.read`` returns None,
-``TrajectoryWriter.usable`` is False), so what these return is exactly what
-rclpy reads or writes (fuzzed in the suite).
+not in the checked form is left to rclpy (``PathReader.read`` returns None),
+so what it returns is exactly what rclpy reads (fuzzed in the suite).
 
 - ``PathReader`` reads the path's header, the first pose's header and every
   pose's position and stamp.  After the first pose (whose start depends on
   the header's frame) every pose starts 8-aligned, so when their frame_ids
   all have one length (the usual case: one frame for all) they are records
   of one stride; paths whose pose frames differ in length go to rclpy.
-- ``TrajectoryWriter`` writes a JointTrajectory with a zero stamp, an empty
-  frame and points of positions (velocities and accelerations when given)
-  and time_from_start: after the first point every point starts at the
-  same alignment, so those are records of one stride too.
 """
 
 from __future__ import annotations
 
 import struct
-from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, NamedTuple, Optional, Tuple
 
 from geometry_msgs.msg import PoseStamped
 from nav_msgs.msg import Path
 import numpy as np
-import numpy.typing as npt
-from rclpy.serialization import deserialize_message, serialize_message
-from trajectory_msgs.msg import JointTrajectory
-from twobone_ik_ros.commands import joint_trajectory
-from twobone_ik_ros.wire import CDR_LE, read_string
+from rclpy.serialization import serialize_message
+from twobone_ik_ros.ros.wire import align, CDR_LE, ENCAPSULATION, read_string, STAMP, U32
 
-_E = 4  # encapsulation header: offsets in the payload are counted after it
-_U32 = struct.Struct('<I')
-_STAMP = struct.Struct('<iI')
+_E = ENCAPSULATION  # offsets in the payload are counted after it
 _XYZ = struct.Struct('<ddd')
 _POSE_TAIL = 56  # position and orientation: seven doubles
 _SMALLEST_POSE = 12 + _POSE_TAIL  # stamp, an empty frame's length, no padding
@@ -65,10 +55,6 @@ _NS = 1_000_000_000
 
 #: (stamp sec, stamp nanosec, frame_id) of a header
 Stamped = Tuple[int, int, str]
-
-
-def _align(offset: int, size: int) -> int:
-    return offset + (-offset) % size
 
 
 class PathData(NamedTuple):
@@ -127,17 +113,17 @@ class PathReader:
             return None
         payload = memoryview(raw)[_E:]
         header, at = _read_header(payload, 0)
-        at = _align(at, 4)
+        at = align(at, 4)
         if header is None or at + 4 > len(payload):
             return None
-        (count,) = _U32.unpack_from(payload, at)
+        (count,) = U32.unpack_from(payload, at)
         at += 4
         if count == 0:
             return PathData(header, None, np.empty((0, 3)), np.empty(0, np.int64))
         if count * _SMALLEST_POSE > len(payload) - at:
             return None  # a count its bytes cannot hold (and nothing allocated for it)
         first, at = _read_header(payload, at)
-        position = _align(at, 8)
+        position = align(at, 8)
         if first is None or position + _POSE_TAIL > len(payload):
             return None
         points = np.empty((count, 3))
@@ -148,8 +134,8 @@ class PathReader:
         if count > 1:
             if at + 12 > len(payload):
                 return None
-            (size,) = _U32.unpack_from(payload, at + 8)
-            xyz = _align(12 + size, 8)
+            (size,) = U32.unpack_from(payload, at + 8)
+            xyz = align(12 + size, 8)
             stride = xyz + _POSE_TAIL
             if at + (count - 1) * stride > len(payload):
                 return None
@@ -168,7 +154,7 @@ def _read_header(payload: memoryview, at: int) -> Tuple[Optional[Stamped], int]:
     """Read a std_msgs/Header at ``at`` (4-aligned); None if rclpy would read it otherwise."""
     if at + 12 > len(payload):
         return None, at
-    sec, nanosec = _STAMP.unpack_from(payload, at)
+    sec, nanosec = STAMP.unpack_from(payload, at)
     frame, end = read_string(payload, at + 8)
     if frame is None:
         return None, at
@@ -195,98 +181,3 @@ def _sample_path(path_frame: str, pose_frame: str, count: int) -> Path:
         pose.pose.orientation.w = 1.0
         msg.poses.append(pose)
     return msg
-
-
-class TrajectoryWriter:
-    """Serialise JointTrajectory messages for ``joint_names`` from arrays."""
-
-    def __init__(self, joint_names: Sequence[str]) -> None:
-        """Lay out the fixed part; check the writer against rclpy on samples."""
-        self._names = list(joint_names)
-        joints = len(self._names)
-        head = bytearray(CDR_LE)
-        head += _STAMP.pack(0, 0) + _U32.pack(1) + b'\0'  # start now, no frame
-        head += bytes(_align(len(head) - _E, 4) - (len(head) - _E))
-        head += _U32.pack(joints)
-        for name in self._names:
-            head += bytes(_align(len(head) - _E, 4) - (len(head) - _E))
-            text = name.encode()
-            head += _U32.pack(len(text) + 1) + text + b'\0'
-        head += bytes(_align(len(head) - _E, 4) - (len(head) - _E))
-        self._head = bytes(head)
-        self.usable = True
-        rng = np.random.default_rng(1)
-        for count in (1, 2, 3, 6):
-            for derivatives in (0, 1, 2):
-                positions = rng.normal(size=(count, joints))
-                times = np.cumsum(rng.integers(1, 3 * _NS, count))
-                extra = [rng.normal(size=(count, joints)) for _ in range(derivatives)]
-                expected = joint_trajectory(self._names, positions, times)
-                for field, values in zip(('velocities', 'accelerations'), extra):
-                    for point, row in zip(expected.points, values.tolist()):
-                        setattr(point, field, row)
-                written = self.write(positions, times, *extra)
-                if deserialize_message(written, JointTrajectory) != expected:
-                    self.usable = False
-                    return
-
-    def write(self, positions: npt.ArrayLike, times_ns: npt.ArrayLike,
-              velocities: Optional[npt.ArrayLike] = None,
-              accelerations: Optional[npt.ArrayLike] = None) -> bytes:
-        """Return the trajectory through ``positions`` (N, joints) at ``times_ns`` from now."""
-        columns = [np.asarray(positions, dtype=np.float64)]
-        for values in (velocities, accelerations):
-            if values is not None:
-                columns.append(np.asarray(values, dtype=np.float64))
-        count, joints = columns[0].shape
-        seconds, nanoseconds = np.divmod(np.asarray(times_ns, dtype=np.int64), _NS)
-        start = len(self._head) - _E + 4  # the first point, after the count
-        first = _point_dtype(start, joints, len(columns))
-        rest = _point_dtype(start + first.itemsize, joints, len(columns))
-        buffer = np.zeros(_E + start + first.itemsize + max(count - 1, 0) * rest.itemsize,
-                          np.uint8)
-        buffer[:len(self._head)] = np.frombuffer(self._head, np.uint8)
-        buffer[len(self._head):len(self._head) + 4] = np.frombuffer(_U32.pack(count), np.uint8)
-        for dtype, at, rows in ((first, start, slice(0, 1)),
-                                (rest, start + first.itemsize, slice(1, count))):
-            points = np.ndarray(max(rows.stop - rows.start, 0), dtype, buffer, _E + at)
-            for i, values in enumerate(columns):
-                points[f'size{i}'] = joints
-                points[f'values{i}'] = values[rows]
-            points['sec'] = seconds[rows]
-            points['nanosec'] = nanoseconds[rows]
-        return buffer.tobytes()
-
-
-def _point_dtype(at: int, joints: int, sequences: int) -> np.dtype:
-    """
-    Return the record of one JointTrajectoryPoint starting at payload offset ``at``.
-
-    Its fields: for each of positions, velocities, accelerations and effort
-    its length, then (when not empty) its doubles, 8-aligned; then
-    time_from_start.  The first ``sequences`` have ``joints`` values.  Every
-    point ends 4-aligned after at least one sequence of doubles, so all
-    points after the first start at one alignment and share one record.
-    """
-    names: List[str] = []
-    formats: List[Any] = []
-    offsets: List[int] = []
-    here = at
-    for i in range(4):
-        here = _align(here, 4)
-        names.append(f'size{i}')
-        formats.append('<u4')
-        offsets.append(here - at)
-        here += 4
-        if i < sequences:
-            here = _align(here, 8)
-            names.append(f'values{i}')
-            formats.append(('<f8', (joints,)))
-            offsets.append(here - at)
-            here += 8 * joints
-    here = _align(here, 4)
-    names += ['sec', 'nanosec']
-    formats += ['<i4', '<u4']
-    offsets += [here - at, here + 4 - at]
-    return np.dtype({'names': names, 'formats': formats, 'offsets': offsets,
-                     'itemsize': here + 8 - at})

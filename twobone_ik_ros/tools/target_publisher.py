@@ -31,9 +31,9 @@ from typing import Any, List, Optional
 from geometry_msgs.msg import PointStamped
 from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
-from twobone_ik_ros.parameters import DEFAULTS
-from twobone_ik_ros.process import run_node
-from twobone_ik_ros.target_patterns import make_pattern, PATTERNS
+from twobone_ik_ros.model.parameters import DEFAULTS
+from twobone_ik_ros.ros.process import run_node
+from twobone_ik_ros.tools.target_patterns import make_pattern, PATTERNS
 
 
 class TargetPublisher(Node):

@@ -15,7 +15,7 @@
 """
 The solver for N targets at once: the method of ``solver.py`` on arrays.
 
-Every step of ``ik_scalar`` has a row-wise counterpart here, doing the same
+Every step of ``ik.scalar`` has a row-wise counterpart here, doing the same
 IEEE operations in the same order, so elbows and reached points agree with
 the scalar solver to the last bit (angles to numpy's ``arctan2``, which is not
 libm's); ``test_solver*.py`` holds the two in step.  Work is done in
@@ -31,7 +31,7 @@ from typing import Any, Dict, NamedTuple, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from twobone_ik_ros.ik_types import (
+from twobone_ik_ros.ik.vocabulary import (
     BatchResult, Branch, ElbowPreference, FloatArray, H_TINY, JointLimits, Reason,
     SolverConstants, Status, TINY_RADIUS)
 

@@ -54,10 +54,10 @@ from rclpy.serialization import deserialize_message, serialize_message
 #: what the middlewares write; other options (Fast CDR reads padding bits from
 #: them) are left to rclpy
 CDR_LE = b'\x00\x01\x00\x00'
-_ENCAPSULATION = 4  # bytes before the payload; alignment counts from its end
-_SIZE = struct.Struct('<I')
+ENCAPSULATION = 4  # bytes before the payload; alignment counts from its end
+U32 = struct.Struct('<I')
 _XYZ = struct.Struct('<ddd')
-_STAMP = struct.Struct('<iI')
+STAMP = struct.Struct('<iI')
 _PAIR = struct.Struct('<dd')
 # marker values no real message carries in the same bytes
 _MARK_STAMP = (0x5EC0_5EC0, 0x0AB0_0AB0)
@@ -85,10 +85,10 @@ class TargetReader:
 
     def read(self, raw: bytes) -> Optional[Target]:
         """Return the target in ``raw``, or None if it is not little-endian classic CDR."""
-        if not self.usable or raw[:4] != CDR_LE or len(raw) < _ENCAPSULATION + 12:
+        if not self.usable or raw[:4] != CDR_LE or len(raw) < ENCAPSULATION + 12:
             return None
-        sec, nanosec = _STAMP.unpack_from(raw, _ENCAPSULATION)
-        payload = memoryview(raw)[_ENCAPSULATION:]
+        sec, nanosec = STAMP.unpack_from(raw, ENCAPSULATION)
+        payload = memoryview(raw)[ENCAPSULATION:]
         frame, end = read_string(payload, 8)
         point = end + (-end) % 8
         if frame is None or len(payload) < point + 24:
@@ -113,7 +113,7 @@ class SerializedMessage:
         fill(message, *_MARK_STAMP, *_MARK_PAIR)
         template = serialize_message(message)
         self._buffer = bytearray(template)
-        self._stamp_at = _unique(template, _STAMP.pack(*_MARK_STAMP)) if stamped else None
+        self._stamp_at = _unique(template, STAMP.pack(*_MARK_STAMP)) if stamped else None
         self._pair_at = _unique(template, _PAIR.pack(*_MARK_PAIR))
         self.usable = self._pair_at is not None and (not stamped or self._stamp_at is not None)
         if self.usable:  # padding bytes are left as they come: compare what is read back
@@ -125,7 +125,7 @@ class SerializedMessage:
         """Return the serialised message with these values."""
         buffer = self._buffer
         if self._stamp_at is not None:
-            _STAMP.pack_into(buffer, self._stamp_at, sec, nanosec)
+            STAMP.pack_into(buffer, self._stamp_at, sec, nanosec)
         assert self._pair_at is not None
         _PAIR.pack_into(buffer, self._pair_at, a, b)
         return bytes(buffer)
@@ -142,7 +142,7 @@ def read_string(payload: memoryview, at: int) -> Tuple[Optional[str], int]:
     """
     if at + 4 > len(payload):
         return None, at
-    (size,) = _SIZE.unpack_from(payload, at)
+    (size,) = U32.unpack_from(payload, at)
     end = at + 4 + size
     if not size:
         return '', end
@@ -155,6 +155,11 @@ def read_string(payload: memoryview, at: int) -> Tuple[Optional[str], int]:
         return chars.decode(), end
     except UnicodeDecodeError:
         return None, end
+
+
+def align(offset: int, size: int) -> int:
+    """Return ``offset`` (counted from the end of the encapsulation header) aligned to ``size``."""
+    return offset + (-offset) % size
 
 
 def _unique(data: bytes, part: bytes) -> Optional[int]:

@@ -20,7 +20,8 @@ The launch files keep only the wiring.  Here are the argument table (derived
 from the node's parameter table), the resolution of a parameter file and the
 command-line arguments into one validated configuration, and the list of
 packages a launch needs, so that everything that can be wrong is found
-before any process starts.
+before any process starts.  One idea, a little over 300 lines: the launch
+files' decisions, each a function the launch tests call alone.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
-from twobone_ik_ros.parameters import (
+from twobone_ik_ros.model.parameters import (
     as_double, DEFAULTS, IKConfig, Output, PARAMETER_NAMES, SPECS, validate)
-from twobone_ik_ros.urdf import config_urdf
+from twobone_ik_ros.model.urdf import config_urdf
 
 NODE_NAME = 'twobone_ik'
 #: Node parameters that are also launch arguments; an empty value means "not

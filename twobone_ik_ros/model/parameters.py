@@ -18,13 +18,15 @@ The node's parameters: one table of specs, and validation as a pure function.
 
 ``PARAMETERS`` is the single source of the names, types, defaults, choices and
 descriptions.  The node declares from it; the launch arguments
-(``launch_config``), ``config/twobone_ik.yaml``, the XML launch file, the
+(``bringup.launch_config``), ``config/twobone_ik.yaml``, the XML launch file, the
 URDF defaults and the README are derived from it or tested against it.
 ``validate`` turns raw values into an ``IKConfig`` or raises ``ValueError``
 naming the bad value; the node calls it at start-up and for every runtime
 change, and the launch files call it before they start anything, so all three
 refuse exactly the same things with the same message.  Nothing here imports
-ROS except ``descriptor``.
+ROS (the node's declarations are ``node.declarations``).  Its length is the
+table itself (one spec, with its description, per parameter) and the one
+validation all three users share: one idea that must not be split.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from enum import Enum
 import math
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from twobone_ik_ros.ik_types import enum_value
+from twobone_ik_ros.ik.vocabulary import enum_value
 from twobone_ik_ros.solver import (
     ElbowPreference, LINK_LENGTH_RANGE, TwoBoneIK, UnreachablePolicy)
 
@@ -323,22 +325,3 @@ def _joint_names(value: Any) -> Tuple[str, str]:
     if names[0] == names[1]:
         raise ValueError(f'joint_names must be distinct, got {value!r}')
     return (names[0], names[1])
-
-
-def descriptor(spec: ParameterSpec) -> Any:
-    """
-    Build the rcl_interfaces ParameterDescriptor for ``spec`` (imports ROS lazily).
-
-    Every parameter is declared with dynamic typing, so that whatever a user
-    sends reaches ``validate``: ``r1:=1`` (an INTEGER) is accepted and stored
-    as a double (see ``as_double``), and a value of the wrong type is refused
-    with a reason that names the parameter, which rclpy's own type check does
-    not say.
-    """
-    from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
-
-    text = f'{spec.description} Constraints: {spec.constraints}.'
-    ranges = [] if spec.limits is None else [
-        FloatingPointRange(from_value=spec.limits[0], to_value=spec.limits[1], step=0.0)]
-    return ParameterDescriptor(description=text, additional_constraints=spec.constraints,
-                               dynamic_typing=True, floating_point_range=ranges)

@@ -17,7 +17,7 @@ The solver for one target: the method of ``solver.py`` as scalar arithmetic.
 
 ``compile_solve`` returns the hot path as a closure over one configuration's
 constants (see its docstring for why a closure); ``TwoBoneIK.solve`` is that
-closure.  ``ik_batch`` does the same IEEE operations in the same order on
+closure.  ``batch`` does the same IEEE operations in the same order on
 arrays, and the tests hold the two to equal elbows and reached points.
 """
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from typing import Any, Optional, Tuple, Union
 
-from twobone_ik_ros.ik_types import (
+from twobone_ik_ros.ik.vocabulary import (
     Branch, ElbowPreference, H_TINY, IKResult, new_result, Reason, REJECTED, SolveFunction,
     SolverConstants, Status, TINY_RADIUS)
 
@@ -42,8 +42,11 @@ def compile_solve(c: SolverConstants) -> SolveFunction:
 
     A closure reads its constants as cell variables, several times faster
     in CPython than attribute look-ups on ``self``; the scalar benchmark
-    measures the result.  Branches that a configuration can never take
-    (limits that admit every angle, a fixed preference) cost one test.
+    measures the result.  What a configuration decides once is decided
+    here: the branch of a fixed preference, how limits are checked.  The
+    common cases stay inline (a target within reach, one beyond it that is
+    clamped); the rare ones are a call (``prepare_outside``), whose steps
+    are the same IEEE operations, so results do not depend on the way.
     """
     l2, d2, k, r = c.l2, c.d2, c.k, c.r
     h_min = c.h_min
@@ -55,17 +58,30 @@ def compile_solve(c: SolverConstants) -> SolveFunction:
     # limits beyond +-pi admit an angle through another representation
     turns = c.shoulder_limits.multi_turn or c.elbow_limits.multi_turn
     admits1, admits2 = c.shoulder_limits.admits, c.elbow_limits.admits
+    in_interval = limited and not turns
+    # a finite target beyond reach, clamped: prepare_outside's steps, inline
+    clamp_far = c.clamp and l2 >= H_TINY
+    outer, inf = c.arm.outer_radius, math.inf
     prepare = prepare_outside
     sqrt, atan2, new, result = math.sqrt, math.atan2, new_result, IKResult
-    solved, no_reason, up, down = _SOLVED, _NO_REASON, _UP, _DOWN
+    solved, clamped, no_reason, too_far = _SOLVED, _CLAMPED, _NO_REASON, Reason.TOO_FAR
+    up, down = _UP, _DOWN
+    fixed_branch = down if fixed_sign < 0.0 else up
     joint_limits = REJECTED[Reason.JOINT_LIMITS]
-    pi = _PI
+    pi, minus_pi = _PI, -_PI  # -pi in the loop would negate (a new float) every time
 
     def solve(x: float, y: float,
               previous: Optional[Tuple[float, float]] = None) -> IKResult:
         h = x * x + y * y
         if h_min <= h <= l2:  # False for NaN, which prepare() rejects
-            rx, ry, status, reason = x, y, solved, no_reason
+            rx = x  # one store each: four at once would build and unpack a tuple
+            ry = y
+            status = solved
+            reason = no_reason
+        elif clamp_far and l2 < h < inf:
+            s = outer / sqrt(h)
+            x, y, h = x * s, y * s, l2
+            rx, ry, status, reason = x, y, clamped, too_far
         else:
             prepared = prepare(c, x, y, h)
             if prepared.__class__ is result:
@@ -75,34 +91,38 @@ def compile_solve(c: SolverConstants) -> SolveFunction:
         scale = 0.5 / h
         zr = (h + k) * scale
         c2 = h - r
-        sign = fixed_sign
         if closest and previous is not None:
             # choosing needs both branches' angles; the chosen one's are
             # recomputed below, which measured cheaper than passing them out
             sign = _closest_sign(x, y, zr, q * scale, q, c2, previous)
+            branch = up if sign > 0.0 else down
+        else:
+            sign, branch = fixed_sign, fixed_branch
         qs = q * sign
         switched = False
-        while True:  # the preferred branch, then the other if limits refuse it
+        while True:  # the preferred branch, then the other if the limits refuse it
             zi = qs * scale
             ex = x * zr - y * zi
             ey = y * zr + x * zi
             # atan2 returns -pi for a first argument of -0.0 or one so small
             # that pi minus it rounds to pi; the conventions want +pi there.
             theta1 = atan2(ey, ex)
-            if theta1 == -pi:
+            if theta1 == minus_pi:
                 theta1 = pi
             theta2 = atan2(-qs, c2)
-            if theta2 == -pi:
+            if theta2 == minus_pi:
                 theta2 = pi
-            if not limited or (
-                    (admits1(theta1) and admits2(theta2)) if turns
-                    else (lo1 <= theta1 <= hi1 and lo2 <= theta2 <= hi2)):
+            if in_interval:
+                if lo1 <= theta1 <= hi1 and lo2 <= theta2 <= hi2:
+                    break
+            elif not limited or admits1(theta1) and admits2(theta2):
                 break
             if switched:
                 return joint_limits
             qs, sign, switched = -qs, -sign, True
-        return new(result, (theta1, theta2, (ex, ey), (rx, ry), status,
-                            reason, up if sign > 0.0 else down, switched))
+            branch = up if sign > 0.0 else down
+        return new(result, (theta1, theta2, (ex, ey), (rx, ry), status, reason, branch,
+                            switched))
 
     return solve
 

@@ -21,7 +21,7 @@ solved, clamped, rejected, latency target -> joint_states), and finally
 draws the arm from the published joint states and elbow points: an animated
 GIF and a PNG strip.  No RViz, no display, no ROS install needed.
 
-    python -m twobone_ik_ros.demo --duration 12 --pattern figure_eight
+    python -m twobone_ik_ros.tools.demo --duration 12 --pattern figure_eight
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ import sys
 import time
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from twobone_ik_ros.harness import GraphClient, percentile, RosProcess
-from twobone_ik_ros.parameters import DEFAULTS
+from twobone_ik_ros.model.parameters import DEFAULTS
+from twobone_ik_ros.tools.harness import GraphClient, percentile, RosProcess
 
 Stamp = Tuple[int, int]
 
@@ -84,16 +84,18 @@ class Recorder(GraphClient):
 
     def samples(self) -> List[Any]:
         """Every target in arrival order, with the answer published for it."""
-        from twobone_ik_ros.render import Sample
+        from twobone_ik_ros.tools.render import Sample
 
         result = []
+        first = self.order[0] if self.order else (0, 0)
         for key in self.order:
             answer = self.angles.get(key)
             elbow = self.elbows.get(key)
+            seconds = (key[0] - first[0]) + (key[1] - first[1]) * 1e-9
             if answer is not None and elbow is not None:
-                result.append(Sample(self.targets[key], answer[0], answer[1], elbow))
+                result.append(Sample(self.targets[key], answer[0], answer[1], elbow, seconds))
             else:
-                result.append(Sample(self.targets[key]))
+                result.append(Sample(self.targets[key], time=seconds))
         return result
 
     def summary(self, elapsed: float) -> str:
@@ -109,15 +111,15 @@ class Recorder(GraphClient):
 def run(duration: float, pattern: str, rate: float, r1: float, r2: float,
         unreachable: str, out_dir: str) -> int:
     """Run the demo; return 0 when the node answered and the pictures exist."""
-    from twobone_ik_ros.render import write_pictures
+    from twobone_ik_ros.tools.render import write_pictures
 
     os.makedirs(out_dir, exist_ok=True)
-    node = RosProcess.python('twobone_ik_ros.node', [
+    node = RosProcess.python('twobone_ik_ros.node.node', [
         '-p', f'r1:={r1}', '-p', f'r2:={r2}', '-p', f'unreachable:={unreachable}',
         '-p', 'elbow:=closest'])
     recorder = Recorder()
     recorder.spin_for(2.0)  # let discovery settle before the first target
-    source = RosProcess.python('twobone_ik_ros.target_publisher', [
+    source = RosProcess.python('twobone_ik_ros.tools.target_publisher', [
         '-p', f'pattern:={pattern}', '-p', f'rate:={rate}', '-p', f'r1:={r1}', '-p', f'r2:={r2}',
         '-p', f'count:={int(duration * rate)}',
         '-p', 'min_subscribers:=2'])  # the node and this recorder
@@ -140,7 +142,7 @@ def run(duration: float, pattern: str, rate: float, r1: float, r2: float,
     if not answered:
         print('twobone_ik demo: the node answered no target', file=sys.stderr)
         return 1
-    write_pictures(samples, r1, r2, gif, png)
+    write_pictures(samples, r1, r2, gif, png, pattern=pattern)
     rejected = int(recorder.counts.get('rejected', 0))
     unaccounted = len(samples) - answered - rejected
     print(f'twobone_ik demo: {len(samples)} targets = {answered} answered + {rejected} rejected'
@@ -151,7 +153,7 @@ def run(duration: float, pattern: str, rate: float, r1: float, r2: float,
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
     """Parse arguments and run the demo (see --help)."""
-    from twobone_ik_ros.target_patterns import PATTERNS
+    from twobone_ik_ros.tools.target_patterns import PATTERNS
 
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--duration', type=float, default=12.0, help='seconds of targets')

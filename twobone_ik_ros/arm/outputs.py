@@ -42,12 +42,12 @@ from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
-from twobone_ik_ros.commands import duration, joint_trajectory
-from twobone_ik_ros.motion import Angles, move_time, PathPlan
-from twobone_ik_ros.parameters import IKConfig, Output
-from twobone_ik_ros.qos_events import QUIET_PUBLISHER, QUIET_SUBSCRIPTION
-from twobone_ik_ros.wire import SerializedMessage
-from twobone_ik_ros.wire_path import TrajectoryWriter
+from twobone_ik_ros.arm.commands import duration, joint_trajectory
+from twobone_ik_ros.arm.motion import Angles, move_time, PathPlan
+from twobone_ik_ros.arm.trajectory_wire import TrajectoryWriter
+from twobone_ik_ros.model.parameters import IKConfig, Output
+from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER, QUIET_SUBSCRIPTION
+from twobone_ik_ros.ros.wire import SerializedMessage
 
 #: How often a path played back on joint_states or commands is sampled.
 PLAYBACK_RATE_HZ = 50.0
@@ -85,6 +85,14 @@ class ArmOutput:
         self._playback_timer: Any = None
         #: publishes one solution: (theta1, theta2, stamp, start of the move or None)
         self.send: Callable[[float, float, Any, Optional[Angles]], None] = self._send_nothing
+
+    @property
+    def state_text(self) -> str:
+        """Return the arm's measured angles for diagnostics ('none yet'; '' for a display)."""
+        if self._output is None or not self._output.drives_controller:
+            return ''
+        measured = self.measured
+        return 'none yet' if measured is None else f'{measured[0]!r} {measured[1]!r}'
 
     def configure(self, config: IKConfig) -> None:
         """Make ``config``'s output the one in force (new entities only when it changed)."""

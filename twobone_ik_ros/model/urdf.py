@@ -35,7 +35,7 @@ import math
 from typing import Sequence, Tuple
 from xml.sax.saxutils import quoteattr
 
-from twobone_ik_ros.parameters import DEFAULTS, IKConfig
+from twobone_ik_ros.model.parameters import DEFAULTS, IKConfig
 
 TOOL_FRAME = 'tool0'
 

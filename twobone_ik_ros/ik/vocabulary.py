@@ -16,9 +16,12 @@
 The solver's vocabulary: enums, result types, the arm and its limits.
 
 Pure Python and numpy types, no arithmetic of the solver: ``solver.py``
-documents the method, ``ik_scalar`` and ``ik_batch`` implement it for one
+documents the method, ``ik.scalar`` and ``ik.batch`` implement it for one
 target and for arrays of targets, and both build their results from here.
 ``SolverConstants`` is one configuration, validated and precomputed once.
+Its length is one idea: each type carries the checks that make it valid
+(joint limits, link lengths, the enums' choices), so that nothing later
+checks again.
 """
 
 from __future__ import annotations

@@ -32,8 +32,8 @@ from typing import Any, Optional
 from rcl_interfaces.srv import SetParameters
 from rclpy.node import Node
 from rclpy.parameter import Parameter
-from twobone_ik_ros.parameters import IKConfig
-from twobone_ik_ros.urdf import config_urdf
+from twobone_ik_ros.model.parameters import IKConfig
+from twobone_ik_ros.model.urdf import config_urdf
 
 #: How long a change waits for robot_state_publisher's service to be discovered
 DISCOVERY_TIMEOUT_S = 5.0

@@ -161,7 +161,7 @@ def serve(make_node: Callable[[], Any]) -> None:
     ``process.run_node`` as the package's executables, with this process's
     ``--ros-args``.
     """
-    from twobone_ik_ros.process import run_node
+    from twobone_ik_ros.ros.process import run_node
 
     run_node(make_node, args=sys.argv)
 
@@ -176,7 +176,7 @@ def spinning(name: str) -> Iterator[Any]:
     process with ``terminate called without an active exception``.
     """
     import rclpy
-    from twobone_ik_ros.process import Spinner
+    from twobone_ik_ros.ros.process import Spinner
 
     rclpy.init()
     node = rclpy.create_node(name)

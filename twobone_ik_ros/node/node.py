@@ -1,0 +1,257 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+The IK node's wiring: a target in, one solver call, the answer out.
+
+``targets`` reads each target (from its bytes where it can: rclpy's
+message objects would cost more than the solve) and brings one in another
+frame into the base frame (``frames``); ``_solve`` calls
+``solver.TwoBoneIK`` and hands the angles to the arm's output
+(``arm.outputs``).  Everything else is a part this file only connects:
+paths (``paths``), markers (``drawing``), counters and ``/diagnostics``
+(``diagnostics``), throttled warnings (``throttle``), the parameter
+declarations (``declarations``), robot_state_publisher's model
+(``robot_model``) and the callback guard (``guard.GuardedNode``); ``main``
+leaves running and stopping the process to ``ros.process.run_node``.
+
+One housekeeping timer does what is due (every entity costs rclpy's
+executor time on every wake-up): markers, diagnostics at 1 Hz, and the
+current solution again when none went out for a period of
+``joint_state_rate`` (robot_state_publisher drops joint states closer
+together than its publish period, so a quick sequence could end on a stale
+model).  Every target ends in exactly one counter, every rejected one in a
+throttled warning, and every one lost on the way is counted as lost.
+
+Interface (relative names, so a namespace or a remap moves them):
+subscribes ``target`` (geometry_msgs/PointStamped; QoS overridable with the
+``qos_overrides./<ns>/target.subscription.*`` parameters) and ``path``
+(nav_msgs/Path); publishes the solutions as the ``output`` parameter says
+(``arm.outputs``), ``elbow`` (geometry_msgs/PointStamped, only while someone
+subscribes), ``markers`` (visualization_msgs/MarkerArray, transient local)
+and ``/diagnostics``; calls ``<robot_state_publisher>/set_parameters`` when
+the arm changes.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+import time
+from typing import Any, Callable, List, Optional
+
+from diagnostic_msgs.msg import DiagnosticArray
+from geometry_msgs.msg import PointStamped
+from nav_msgs.msg import Path
+from rcl_interfaces.msg import SetParametersResult
+import rclpy
+from rclpy.parameter import Parameter
+from twobone_ik_ros.arm.motion import Angles, nearest_angles
+from twobone_ik_ros.arm.outputs import ArmOutput
+from twobone_ik_ros.model.parameters import (
+    IKConfig, MODEL_PARAMETERS, PARAMETER_NAMES, validate_change)
+from twobone_ik_ros.node.declarations import declare_parameters, describe
+from twobone_ik_ros.node.diagnostics import build_diagnostics, REJECTION_TEXT, TargetCounters
+from twobone_ik_ros.node.drawing import ArmDrawing, MARKER_RATE_HZ
+from twobone_ik_ros.node.frames import TargetFrames
+from twobone_ik_ros.node.guard import GuardedNode
+from twobone_ik_ros.node.paths import PathFollower
+from twobone_ik_ros.node.robot_model import RobotModelSync
+from twobone_ik_ros.node.targets import QUEUE_DEPTH, TargetInput
+from twobone_ik_ros.node.throttle import ThrottledWarnings
+from twobone_ik_ros.ros.process import run_node
+from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER, QUIET_SUBSCRIPTION
+from twobone_ik_ros.solver import Reason, Status
+
+NODE_NAME = 'twobone_ik'
+DIAGNOSTICS_PERIOD_S = 1.0
+WARNING_PERIOD_S = 2.0
+
+
+class TwoBoneIKNode(GuardedNode):
+    """Solve every target on ``target`` and publish the arm that reaches it."""
+
+    def __init__(self, node_name: str = NODE_NAME, **kwargs: Any) -> None:
+        """Declare and validate parameters; raise ValueError if they are invalid."""
+        super().__init__(node_name, WARNING_PERIOD_S, **kwargs)
+        self._warnings = ThrottledWarnings(self.get_logger(), WARNING_PERIOD_S)
+        config = declare_parameters(self)
+        self._counters = TargetCounters()
+        self._previous: Optional[Angles] = None  # where the node last put the arm
+        self._next_diagnostics = 0.0
+        self._next_joint_state = 0.0  # _solve moves it on: no repeat while targets stream
+        self._republish_period = 0.0
+        self._housekeeping_timer: Any = None
+        self._turns = False  # a joint limit reaches beyond +-pi
+        self._elbow_listeners = 0  # the elbow's subscribers, counted by the housekeeping
+        self._elbow_msg = PointStamped()
+        self._frames = TargetFrames(self, lambda: self._config.frame, self.guard.wrap)
+        self._robot_model = RobotModelSync(self)
+        self._output = ArmOutput(self, self._moved)
+        self._drawing = ArmDrawing(self)
+        self._targets = TargetInput(self, self._counters, self._frames, self._solve, self._reject)
+        # no QoS event handlers on anything of the node's (see qos_events)
+        self._elbow_pub = self.create_publisher(PointStamped, 'elbow', QUEUE_DEPTH,
+                                                event_callbacks=QUIET_PUBLISHER)
+        self._diag_pub = self.create_publisher(DiagnosticArray, '/diagnostics', QUEUE_DEPTH,
+                                               event_callbacks=QUIET_PUBLISHER)
+        self._apply(config)
+        paths = PathFollower(self._counters, self._frames, self._output, self._warnings,
+                             lambda: self._config,
+                             lambda: self._output.measured or self._previous, self._moved)
+        self.create_subscription(Path, 'path', paths.on_path, QUEUE_DEPTH,
+                                 event_callbacks=QUIET_SUBSCRIPTION, raw=True)
+        self.add_on_set_parameters_callback(self.guard.wrap(
+            self._on_set_parameters, refuse=lambda error: SetParametersResult(
+                successful=False, reason=f'internal error: {error!r} (see the node log)')))
+        self.get_logger().info(f'ready: {describe(config)}')
+
+    # ------------------------------------------------------------ hot path
+
+    def _solve(self, x: float, y: float, stamp: Any) -> None:
+        """Solve a target in the base frame; publish it, or count and warn why not."""
+        config = self._config
+        output = self._output
+        if output.playing:
+            output.stop_playback()  # the newest input wins
+        # the arm's measured state when a controller output reads one
+        start = output.measured or self._previous
+        result = config.solver.solve(x, y, start)
+        if result.status is Status.REJECTED:
+            reason = result.reason.label
+            self._reject(reason, lambda: (
+                f'target ({x:.6g}, {y:.6g}) in {config.frame} rejected: '
+                f'{REJECTION_TEXT[reason]} (unreachable={config.solver.unreachable.value})'))
+            if result.reason is not Reason.NON_FINITE:  # RViz cannot place those
+                self._drawing.show_target((x, y), Status.REJECTED)
+            return
+        if not (stamp.sec or stamp.nanosec):
+            stamp = self.get_clock().now().to_msg()
+        theta1, theta2, elbow_xy = result.theta1, result.theta2, result.elbow
+        assert theta1 is not None and theta2 is not None and elbow_xy is not None
+        if self._turns:  # multi-turn joints: the representation nearest the arm
+            theta1, theta2 = nearest_angles(config.solver, theta1, theta2, start)
+        # messages are reused: publish() serialises at once, and the names
+        # and frame only change with the parameters
+        output.send(theta1, theta2, stamp, start)
+        self._next_joint_state = time.monotonic() + self._republish_period
+        if self._elbow_listeners:
+            elbow = self._elbow_msg
+            elbow.header.stamp = stamp
+            elbow.point.x, elbow.point.y = elbow_xy
+            self._elbow_pub.publish(elbow)
+        if result.status is Status.CLAMPED:
+            self._counters.clamped += 1
+        else:
+            self._counters.solved += 1
+        self._previous = (theta1, theta2)
+        self._drawing.show_target((x, y), result.status)
+
+    def _reject(self, reason: str, describe: Callable[[], str]) -> None:
+        """Count a rejected target and warn (throttled)."""
+        self._counters.reject(reason)
+        self._warnings.warn(reason, describe)
+
+    def _moved(self, position: Angles) -> None:
+        """Record where a path put the arm (for closest, markers and the next move)."""
+        self._previous = position
+        self._drawing.moved()
+
+    # ---------------------------------------------------------- timers
+
+    def _housekeeping(self) -> None:
+        """
+        Do what is due: redraw stale markers, republish the joint state, diagnostics.
+
+        One timer for all three (at the fastest of their rates), because every
+        timer is an entity the executor checks on every wake-up.
+        """
+        now = time.monotonic()
+        self._elbow_listeners = self._elbow_pub.get_subscription_count()
+        self._drawing.poll(now, self._previous)
+        period = self._republish_period
+        if period and now >= self._next_joint_state:
+            self._next_joint_state = now + period
+            self._republish_joint_state()
+        self._robot_model.poll()
+        if now >= self._next_diagnostics:
+            self._next_diagnostics = now + DIAGNOSTICS_PERIOD_S
+            self._diag_pub.publish(build_diagnostics(
+                self.get_fully_qualified_name().lstrip('/'), self.get_clock().now().to_msg(),
+                self._counters,
+                dict(self._config.as_parameters(), robot_description=self._robot_model.state),
+                self._output.state_text, self.guard.count))
+            self._counters.rejected_since_report = 0
+
+    def _republish_joint_state(self) -> None:
+        """Publish the current solution again, stamped now (see the module docstring)."""
+        if self._previous is not None:
+            self._output.republish(self._previous, self.get_clock().now().to_msg())
+
+    # ------------------------------------------------------- parameters
+
+    def _on_set_parameters(self, parameters: List[Parameter[Any]]) -> SetParametersResult:
+        """Apply a runtime change only if the whole new configuration is valid."""
+        changes = {p.name: p.value for p in parameters if p.name in PARAMETER_NAMES}
+        if not changes:
+            return SetParametersResult(successful=True)
+        try:
+            config = validate_change(self._config.as_parameters(), changes)
+        except ValueError as error:
+            self.get_logger().warning(f'parameter change refused: {error}')
+            return SetParametersResult(successful=False, reason=str(error))
+        self._apply(config)
+        self._drawing.publish(self._previous)  # the arm and the workspace change at once
+        if any(name in changes for name in MODEL_PARAMETERS):
+            self._robot_model.send(config)
+        self.get_logger().info(f'parameters changed: {describe(config)}')
+        return SetParametersResult(successful=True)
+
+    def _apply(self, config: IKConfig) -> None:
+        """Make ``config`` the one in force, with what is derived from it."""
+        previous = getattr(self, '_config', None)
+        self._config = config
+        self._output.configure(config)
+        self._targets.configure(config)
+        self._turns = config.solver.shoulder_limits.multi_turn or \
+            config.solver.elbow_limits.multi_turn
+        self._elbow_msg.header.frame_id = config.frame
+        self._drawing.configure(config)
+        rate = config.joint_state_rate
+        self._republish_period = 1.0 / rate if rate > 0.0 else 0.0
+        if previous is None or previous.joint_state_rate != config.joint_state_rate:
+            if self._housekeeping_timer is not None:
+                self.destroy_timer(self._housekeeping_timer)
+            self._housekeeping_timer = self.create_timer(
+                1.0 / max(MARKER_RATE_HZ, config.joint_state_rate), self._housekeeping)
+
+
+def main(args: Optional[List[str]] = None) -> None:
+    """Run the node until SIGINT, SIGTERM or shutdown; exit 2 on an invalid configuration."""
+    def make_node() -> TwoBoneIKNode:
+        node = TwoBoneIKNode()
+        # everything made so far lives as long as the node: keep the collector
+        # from walking it again and again while targets stream
+        gc.freeze()
+        return node
+
+    code = run_node(make_node, args=args, name=NODE_NAME,
+                    invalid=(ValueError, rclpy.exceptions.ParameterException))
+    if code:
+        sys.exit(code)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,109 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Paths: every nav_msgs/Path on ``path`` read, brought into the base frame, planned, followed.
+
+A path is read from its bytes (``ros.wire_path``; what that reader leaves
+to rclpy is deserialised), brought into the base frame with one transform at
+its header's stamp (as targets are, ``frames``), solved and timed whole
+(``arm.motion.plan_path``) and handed to the arm's output.  Every path ends
+in one counter: ``paths.followed`` or ``paths.rejected`` (with a throttled
+warning that names the first pose that failed and why).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from builtin_interfaces.msg import Time
+from nav_msgs.msg import Path
+import numpy as np
+from rclpy.serialization import deserialize_message
+from std_msgs.msg import Header
+from twobone_ik_ros.arm.motion import Angles, plan_path
+from twobone_ik_ros.arm.outputs import ArmOutput
+from twobone_ik_ros.model.parameters import IKConfig
+from twobone_ik_ros.node.diagnostics import REJECTION_TEXT, TargetCounters
+from twobone_ik_ros.node.frames import apply_transform, TargetFrames
+from twobone_ik_ros.node.throttle import ThrottledWarnings
+from twobone_ik_ros.ros.wire_path import PathData, PathReader
+
+
+class PathFollower:
+    """The node's ``path`` callback and what it needs to follow a path."""
+
+    def __init__(self, counters: TargetCounters, frames: TargetFrames, output: ArmOutput,
+                 warnings: ThrottledWarnings, config: Callable[[], IKConfig],
+                 start: Callable[[], Optional[Angles]],
+                 moved: Callable[[Angles], None]) -> None:
+        """Count in ``counters``; ``config()`` and ``start()`` are read per path."""
+        self._counters = counters
+        self._frames = frames
+        self._output = output
+        self._warnings = warnings
+        self._config = config
+        self._start = start
+        self._moved = moved
+        self._reader = PathReader()
+
+    def on_path(self, raw: bytes) -> None:
+        """Read a path from its bytes, bring it into the base frame (as targets), follow it."""
+        self._counters.paths += 1
+        path = self._reader.read(raw)
+        if path is None:  # another form (see wire_path): rclpy reads it
+            try:
+                path = PathData.from_message(deserialize_message(raw, Path))
+            except Exception as error:  # noqa: B902  (rclpy's error types differ by distro)
+                detail = str(error)
+                self._reject('malformed', lambda: (
+                    f'a message of {len(raw)} bytes on path is not a readable Path: {detail}'))
+                return
+        sec, nanosec, frame = path.frame_header()
+        points, stamps = path.points, path.stamps_ns
+        config = self._config()
+        if frame and frame != config.frame:
+            def use(transform: Any) -> None:
+                xs, ys = apply_transform(transform, points[:, 0], points[:, 1], points[:, 2])
+                self._follow(np.column_stack((xs, ys)), stamps)
+            header = Header(stamp=Time(sec=sec, nanosec=nanosec), frame_id=frame)
+            self._frames.handle(header, config.transform_timeout, use, self._reject, 'path')
+            return
+        self._follow(points[:, :2], stamps)
+
+    def _follow(self, points: np.ndarray, stamps: np.ndarray) -> None:
+        config = self._config()
+        plan = plan_path(config.solver, points, stamps, self._start(),
+                         config.max_joint_velocity, config.min_move_time)
+        if plan.rejected:
+            text = REJECTION_TEXT.get(plan.rejected, 'the path has no poses')
+            self._reject(plan.rejected, lambda: (
+                f'path of {len(points)} poses rejected: pose {plan.rejected_index} is '
+                f'{plan.rejected} ({text}; unreachable={config.solver.unreachable.value})'))
+            return
+        counters = self._counters
+        counters.paths_followed += 1
+        counters.path_poses_clamped += plan.clamped
+        counters.path_flips += plan.flips
+        if plan.flips or plan.unwound:
+            self._warnings.warn('path_flip', lambda: (
+                f'path of {len(points)} poses: the joint limits forced {plan.flips} elbow '
+                f'flip(s) and {plan.unwound} full-turn unwinding(s)'))
+        self._output.follow(plan, config.joint_names)
+        if not self._output.playing:  # sent whole: the arm's goal is its last point
+            self._moved((float(plan.positions[-1, 0]), float(plan.positions[-1, 1])))
+
+    def _reject(self, reason: str, describe: Callable[[], str]) -> None:
+        self._counters.paths_rejected += 1
+        self._warnings.warn('path ' + reason, describe)
