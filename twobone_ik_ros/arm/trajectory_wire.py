@@ -55,13 +55,13 @@ class TrajectoryWriter:
         joints = len(self._names)
         head = bytearray(CDR_LE)
         head += STAMP.pack(0, 0) + U32.pack(1) + b'\0'  # start now, no frame
-        head += bytes(align(len(head) - _E, 4) - (len(head) - _E))
+        head += _padding(head, 4)
         head += U32.pack(joints)
         for name in self._names:
-            head += bytes(align(len(head) - _E, 4) - (len(head) - _E))
+            head += _padding(head, 4)
             text = name.encode()
             head += U32.pack(len(text) + 1) + text + b'\0'
-        head += bytes(align(len(head) - _E, 4) - (len(head) - _E))
+        head += _padding(head, 4)
         self._head = bytes(head)
         self.usable = True
         rng = np.random.default_rng(1)
@@ -105,6 +105,12 @@ class TrajectoryWriter:
             points['sec'] = seconds[rows]
             points['nanosec'] = nanoseconds[rows]
         return buffer.tobytes()
+
+
+def _padding(head: bytearray, size: int) -> bytes:
+    """Return the zeros that align the end of ``head`` (a whole message so far) to ``size``."""
+    end = len(head) - _E
+    return bytes(align(end, size) - end)
 
 
 def _point_dtype(at: int, joints: int, sequences: int) -> np.dtype:

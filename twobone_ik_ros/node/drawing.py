@@ -43,16 +43,15 @@ _MARKER_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL)
 class ArmDrawing:
     """Markers of the arm, its last target and its workspace on ``markers``."""
 
-    def __init__(self, node: Node) -> None:
-        """Create the ``markers`` publisher on ``node``; nothing is drawn before ``configure``."""
+    def __init__(self, node: Node, config: IKConfig) -> None:
+        """Create the ``markers`` publisher on ``node`` for the arm of ``config``."""
         self._publisher = node.create_publisher(MarkerArray, 'markers', _MARKER_QOS,
                                                 event_callbacks=QUIET_PUBLISHER)
         self._drawing = MarkerArray()  # arm, joints, target, then the workspace circles
-        self._config: Optional[IKConfig] = None
         self._target: Optional[Tuple[float, float]] = None
         self._status = Status.SOLVED
-        self._stale = True
         self._next = 0.0
+        self.configure(config)
 
     def configure(self, config: IKConfig) -> None:
         """Draw the arm of ``config`` from now on (the workspace circles change with it)."""
@@ -82,7 +81,6 @@ class ArmDrawing:
     def publish(self, angles: Optional[Angles]) -> None:
         """Draw the arm at ``angles`` (stretched along +x before the first) now."""
         config = self._config
-        assert config is not None, 'configure() comes first'
         move_arm_markers(self._drawing.markers[:3], config.r1, config.r2,
                          angles or (0.0, 0.0), self._target, self._status)
         self._publisher.publish(self._drawing)

@@ -54,7 +54,6 @@ from typing import Any, Callable, List, Optional
 
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
-from nav_msgs.msg import Path
 from rcl_interfaces.msg import SetParametersResult
 import rclpy
 from rclpy.parameter import Parameter
@@ -72,7 +71,7 @@ from twobone_ik_ros.node.robot_model import RobotModelSync
 from twobone_ik_ros.node.targets import QUEUE_DEPTH, TargetInput
 from twobone_ik_ros.node.throttle import ThrottledWarnings
 from twobone_ik_ros.ros.process import run_node
-from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER, QUIET_SUBSCRIPTION
+from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
 from twobone_ik_ros.solver import Reason, Status
 
 NODE_NAME = 'twobone_ik'
@@ -100,19 +99,18 @@ class TwoBoneIKNode(GuardedNode):
         self._frames = TargetFrames(self, lambda: self._config.frame, self.guard.wrap)
         self._robot_model = RobotModelSync(self)
         self._output = ArmOutput(self, self._moved)
-        self._drawing = ArmDrawing(self)
-        self._targets = TargetInput(self, self._counters, self._frames, self._solve, self._reject)
+        self._drawing = ArmDrawing(self, config)
+        self._targets = TargetInput(self, config, self._counters, self._frames, self._solve,
+                                    self._reject)
+        self._paths = PathFollower(self, config, self._counters, self._frames, self._output,
+                                   self._warnings,
+                                   lambda: self._output.measured or self._previous, self._moved)
         # no QoS event handlers on anything of the node's (see qos_events)
         self._elbow_pub = self.create_publisher(PointStamped, 'elbow', QUEUE_DEPTH,
                                                 event_callbacks=QUIET_PUBLISHER)
         self._diag_pub = self.create_publisher(DiagnosticArray, '/diagnostics', QUEUE_DEPTH,
                                                event_callbacks=QUIET_PUBLISHER)
         self._apply(config)
-        paths = PathFollower(self._counters, self._frames, self._output, self._warnings,
-                             lambda: self._config,
-                             lambda: self._output.measured or self._previous, self._moved)
-        self.create_subscription(Path, 'path', paths.on_path, QUEUE_DEPTH,
-                                 event_callbacks=QUIET_SUBSCRIPTION, raw=True)
         self.add_on_set_parameters_callback(self.guard.wrap(
             self._on_set_parameters, refuse=lambda error: SetParametersResult(
                 successful=False, reason=f'internal error: {error!r} (see the node log)')))
@@ -225,6 +223,7 @@ class TwoBoneIKNode(GuardedNode):
         self._config = config
         self._output.configure(config)
         self._targets.configure(config)
+        self._paths.configure(config)
         self._turns = config.solver.shoulder_limits.multi_turn or \
             config.solver.elbow_limits.multi_turn
         self._elbow_msg.header.frame_id = config.frame

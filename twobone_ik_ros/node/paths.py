@@ -30,6 +30,7 @@ from typing import Any, Callable, Optional
 from builtin_interfaces.msg import Time
 from nav_msgs.msg import Path
 import numpy as np
+from rclpy.node import Node
 from rclpy.serialization import deserialize_message
 from std_msgs.msg import Header
 from twobone_ik_ros.arm.motion import Angles, plan_path
@@ -37,18 +38,20 @@ from twobone_ik_ros.arm.outputs import ArmOutput
 from twobone_ik_ros.model.parameters import IKConfig
 from twobone_ik_ros.node.diagnostics import REJECTION_TEXT, TargetCounters
 from twobone_ik_ros.node.frames import apply_transform, TargetFrames
+from twobone_ik_ros.node.targets import QUEUE_DEPTH
 from twobone_ik_ros.node.throttle import ThrottledWarnings
+from twobone_ik_ros.ros.qos_events import QUIET_SUBSCRIPTION
 from twobone_ik_ros.ros.wire_path import PathData, PathReader
 
 
 class PathFollower:
     """The node's ``path`` callback and what it needs to follow a path."""
 
-    def __init__(self, counters: TargetCounters, frames: TargetFrames, output: ArmOutput,
-                 warnings: ThrottledWarnings, config: Callable[[], IKConfig],
+    def __init__(self, node: Node, config: IKConfig, counters: TargetCounters,
+                 frames: TargetFrames, output: ArmOutput, warnings: ThrottledWarnings,
                  start: Callable[[], Optional[Angles]],
                  moved: Callable[[Angles], None]) -> None:
-        """Count in ``counters``; ``config()`` and ``start()`` are read per path."""
+        """Subscribe on ``node``; count in ``counters``; ``start()`` (the arm's state) per path."""
         self._counters = counters
         self._frames = frames
         self._output = output
@@ -57,6 +60,12 @@ class PathFollower:
         self._start = start
         self._moved = moved
         self._reader = PathReader()
+        node.create_subscription(Path, 'path', self.on_path, QUEUE_DEPTH,
+                                 event_callbacks=QUIET_SUBSCRIPTION, raw=True)
+
+    def configure(self, config: IKConfig) -> None:
+        """Follow paths with ``config``'s arm, base frame and limits from now on."""
+        self._config = config
 
     def on_path(self, raw: bytes) -> None:
         """Read a path from its bytes, bring it into the base frame (as targets), follow it."""
@@ -72,7 +81,7 @@ class PathFollower:
                 return
         sec, nanosec, frame = path.frame_header()
         points, stamps = path.points, path.stamps_ns
-        config = self._config()
+        config = self._config
         if frame and frame != config.frame:
             def use(transform: Any) -> None:
                 xs, ys = apply_transform(transform, points[:, 0], points[:, 1], points[:, 2])
@@ -83,7 +92,7 @@ class PathFollower:
         self._follow(points[:, :2], stamps)
 
     def _follow(self, points: np.ndarray, stamps: np.ndarray) -> None:
-        config = self._config()
+        config = self._config
         plan = plan_path(config.solver, points, stamps, self._start(),
                          config.max_joint_velocity, config.min_move_time)
         if plan.rejected:

@@ -55,9 +55,9 @@ Solve = Callable[[float, float, Any], None]
 class TargetInput:
     """The ``target`` subscription: each target read and counted once, then solved or rejected."""
 
-    def __init__(self, node: Node, counters: TargetCounters, frames: TargetFrames,
-                 solve: Solve, reject: Reject) -> None:
-        """Subscribe on ``node``; ``configure`` must come before the first target."""
+    def __init__(self, node: Node, config: IKConfig, counters: TargetCounters,
+                 frames: TargetFrames, solve: Solve, reject: Reject) -> None:
+        """Subscribe on ``node`` for targets in ``config``'s base frame."""
         self._counters = counters
         self._frames = frames
         self._solve = solve
@@ -65,8 +65,7 @@ class TargetInput:
         self._gaps = SequenceGaps()
         self._reader = TargetReader()
         self._stamp = Time()  # the stamp of the target being solved, reused
-        self._frame = ''
-        self._timeout = 0.0
+        self._config = config
         with_info = hasattr(Subscription, 'CallbackType')  # no message info before Iron
         node.create_subscription(
             PointStamped, 'target', self.on_numbered if with_info else self.on_serialized,
@@ -77,8 +76,7 @@ class TargetInput:
 
     def configure(self, config: IKConfig) -> None:
         """Take targets in ``config``'s base frame, and wait for others' transforms as it says."""
-        self._frame = config.frame
-        self._timeout = config.transform_timeout
+        self._config = config
 
     def on_numbered(self, raw: bytes, info: Dict[str, Any]) -> None:
         """Count the targets its publisher sent before this one that never came, then read it."""
@@ -93,7 +91,7 @@ class TargetInput:
     def on_serialized(self, raw: bytes) -> None:
         """Solve a target in the base frame straight from its bytes; the rest as messages."""
         target = self._reader.read(raw)
-        if target is None or target[2] and target[2] != self._frame:
+        if target is None or target[2] and target[2] != self._config.frame:
             # another encoding, or another frame (tf2 takes the header); what
             # rclpy cannot read either is not a target
             try:
@@ -116,9 +114,10 @@ class TargetInput:
         """Solve a target given as a message, through tf2 when it is in another frame."""
         self._counters.received += 1
         frame = msg.header.frame_id
-        if frame and frame != self._frame:
+        config = self._config
+        if frame and frame != config.frame:
             point, stamp = msg.point, msg.header.stamp
-            self._frames.handle(msg.header, self._timeout, lambda transform: (
+            self._frames.handle(msg.header, config.transform_timeout, lambda transform: (
                 self._solve(*apply_transform(transform, point.x, point.y, point.z), stamp)),
                 self._reject)
             return
