@@ -48,7 +48,8 @@ else
 fi
 
 twobone_requirements_stamp() {
-  cat "$TWOBONE_ROOT/requirements/$TWOBONE_DISTRO.txt" "$TWOBONE_ROOT/requirements/dev.txt" \
+  cat "$TWOBONE_ROOT/requirements/$TWOBONE_DISTRO.txt" "$TWOBONE_ROOT/requirements/runtime.txt" \
+    "$TWOBONE_ROOT/requirements/dev.txt" \
     | sha256sum | cut -c1-16
 }
 
@@ -70,6 +71,7 @@ twobone_ensure_venv() {
   # absent on this machine; keep only real messages
   "$TWOBONE_VENV/bin/python" -m pip install --disable-pip-version-check -q \
     -r "$TWOBONE_ROOT/requirements/$TWOBONE_DISTRO.txt" \
+    -r "$TWOBONE_ROOT/requirements/runtime.txt" \
     -r "$TWOBONE_ROOT/requirements/dev.txt" 2> >(grep -v 'is ignored: it is neither' >&2) \
     || return 1
   echo "$stamp" > "$TWOBONE_VENV/.stamp"

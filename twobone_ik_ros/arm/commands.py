@@ -21,13 +21,15 @@ Float64MultiArray whose ``data`` has one value per joint, in its ``joints``
 order; joint_trajectory_controller takes a JointTrajectory naming all its
 joints, with at least one point, ``positions`` of that size, and
 ``time_from_start`` strictly increasing; a zero ``header.stamp`` means
-"start now".  No velocities are sent: the controller interpolates, and
-the last point then has none to be non-zero.
+"start now"; velocities and accelerations, when a point has them, are
+one per joint too, and the last point's velocities must be zero (they are:
+a move ends at rest).  With positions only the controller interpolates
+linearly; with velocities a cubic, with accelerations too a quintic.
 """
 
 from __future__ import annotations
 
-from typing import List, Sequence
+from typing import List, Optional, Sequence
 
 from builtin_interfaces.msg import Duration
 import numpy as np
@@ -44,9 +46,13 @@ def duration(nanoseconds: int) -> Duration:
 
 
 def joint_trajectory(joint_names: Sequence[str], positions: npt.ArrayLike,
-                     times_ns: npt.ArrayLike) -> JointTrajectory:
+                     times_ns: npt.ArrayLike, velocities: Optional[npt.ArrayLike] = None,
+                     accelerations: Optional[npt.ArrayLike] = None) -> JointTrajectory:
     """
     Return a JointTrajectory through ``positions`` (N, joints) at ``times_ns`` from now.
+
+    ``velocities`` and ``accelerations`` (N, joints), when given, fill the
+    points' fields of those names.
 
     The message is built once per move or path; its points are made from
     plain lists (``tolist``), the fastest way rclpy's generated classes take
@@ -63,5 +69,9 @@ def joint_trajectory(joint_names: Sequence[str], positions: npt.ArrayLike,
         point.positions = row
         point.time_from_start = Duration(sec=sec, nanosec=nanosec)
         append(point)
+    for field, values in (('velocities', velocities), ('accelerations', accelerations)):
+        if values is not None:
+            for point, row in zip(points, np.asarray(values, dtype=np.float64).tolist()):
+                setattr(point, field, row)
     msg.points = points
     return msg

@@ -16,12 +16,16 @@
 Where the node's solutions go, for each value of the ``output`` parameter.
 
 ``joint_states`` publishes sensor_msgs/JointState for robot_state_publisher
-(a display).  The two controller outputs drive an arm through ros2_control:
-``forward_command`` publishes Float64MultiArray on ``commands``,
-``joint_trajectory`` a JointTrajectory on ``joint_trajectory``; both then
-leave ``joint_states`` to the arm's joint_state_broadcaster and read it
-instead (``measured``), as the start of each move and the previous solution
-for ``closest``.
+(a display).  The two controller outputs drive an arm through ros2_control,
+each target a move planned within the joints' velocity, acceleration and
+jerk limits from the arm's current state (``planning``, ``tracking``):
+``joint_trajectory`` publishes it as one JointTrajectory on
+``joint_trajectory`` (points at the profile's knots, with velocities, and
+accelerations when jerk is limited), ``forward_command`` streams its
+positions as Float64MultiArray on ``commands`` at ``command_rate`` until
+the arm arrives.  Both leave ``joint_states`` to the arm's
+joint_state_broadcaster and read it instead (``measured``), as the start
+of each move and the previous solution for ``closest``.
 
 ``ArmOutput`` owns the entities of the current mode and swaps them when the
 parameter changes, so only what the mode uses is on the graph (every entity
@@ -44,11 +48,16 @@ from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 from twobone_ik_ros.arm.commands import duration, joint_trajectory
 from twobone_ik_ros.arm.motion import Angles, move_time, PathPlan
+from twobone_ik_ros.arm.planning import Limits, Motion, Planner
+from twobone_ik_ros.arm.tracking import ArmTracker
 from twobone_ik_ros.arm.trajectory_wire import TrajectoryWriter
 from twobone_ik_ros.model.parameters import IKConfig, Output
 from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER, QUIET_SUBSCRIPTION
 from twobone_ik_ros.ros.wire import SerializedMessage
 
+#: How far ahead a joint_trajectory move starts (its stamp): a DDS hop and a
+#: controller period, so that the controller has it before it begins.
+START_DELAY_NS = 20_000_000
 #: How often a path played back on joint_states or commands is sampled.
 PLAYBACK_RATE_HZ = 50.0
 QUEUE_DEPTH = 10
@@ -66,8 +75,8 @@ class ArmOutput:
         self._state_subscription: Any = None
         self._names: Tuple[str, str] = ('', '')
         self._config: Optional[IKConfig] = None
-        #: the arm's measured (theta1, theta2), from its joint_states (controller outputs)
-        self.measured: Optional[Angles] = None
+        self._tracker = ArmTracker(Planner(Limits.of(1.0, 1.0, 0.0)))
+        self._stream_timer: Any = None
         self._state_names: Optional[List[str]] = None
         self._state_index: Optional[Tuple[int, int]] = None
         self._joints = JointState()
@@ -87,6 +96,11 @@ class ArmOutput:
         self.send: Callable[[float, float, Any, Optional[Angles]], None] = self._send_nothing
 
     @property
+    def measured(self) -> Optional[Angles]:
+        """Return the arm's last measured angles (controller outputs; None before any)."""
+        return self._tracker.measured
+
+    @property
     def state_text(self) -> str:
         """Return the arm's measured angles for diagnostics ('none yet'; '' for a display)."""
         if self._output is None or not self._output.drives_controller:
@@ -97,6 +111,11 @@ class ArmOutput:
     def configure(self, config: IKConfig) -> None:
         """Make ``config``'s output the one in force (new entities only when it changed)."""
         self._config = config
+        limits = Limits.of(config.max_joint_velocity, config.max_joint_acceleration,
+                           config.max_joint_jerk)
+        planner = self._tracker.planner
+        if limits != planner.limits or config.min_move_time != planner.min_duration:
+            self._tracker.configure(Planner(limits, config.min_move_time))
         names = config.joint_names
         if names != self._names:
             self._names = names
@@ -105,16 +124,18 @@ class ArmOutput:
             self._move.joint_names = list(names)
             writer = TrajectoryWriter(names)
             self._trajectory_wire = writer if writer.usable else None
-            self._state_names, self._state_index, self.measured = None, None, None
+            self._state_names, self._state_index = None, None
+            self._tracker.forget()
         if config.output is self._output:
             return
         self.stop_playback()
+        self._stop_stream()
         if self._publisher is not None:
             self._node.destroy_publisher(self._publisher)
         if self._state_subscription is not None:
             self._node.destroy_subscription(self._state_subscription)
         self._state_subscription = None
-        self.measured = None
+        self._tracker.forget()
         self._output = config.output
         node = self._node
         message_type, self.send = {
@@ -151,6 +172,34 @@ class ArmOutput:
 
     def _send_command(self, theta1: float, theta2: float, stamp: Any,
                       start: Optional[Angles]) -> None:
+        """Stream the move to the solution (or, with the arm's state unknown, send it once)."""
+        self._stop_stream()
+        config = self._config
+        assert config is not None
+        if self._tracker.move((theta1, theta2), time.monotonic_ns()) is None:
+            self._publish_command(theta1, theta2)
+            return
+        self._stream_timer = self._node.create_timer(1.0 / config.command_rate, self._stream)
+        self._stream()
+
+    def _stream(self) -> None:
+        """Publish the move's position now; after its end (the goal, once) stop."""
+        now = time.monotonic_ns()
+        state = self._tracker.commanded(now)
+        if state is None:
+            self._stop_stream()
+            return
+        self._publish_command(state.position[0], state.position[1])
+        if not self._tracker.moving(now):
+            self._stop_stream()
+
+    def _stop_stream(self) -> None:
+        """Stop streaming (destroyed, not cancelled: see ``stop_playback``)."""
+        if self._stream_timer is not None:
+            self._node.destroy_timer(self._stream_timer)
+            self._stream_timer = None
+
+    def _publish_command(self, theta1: float, theta2: float) -> None:
         wire = self._command_wire
         if wire is not None:
             self._publisher.publish(wire.write(0, 0, theta1, theta2))
@@ -162,8 +211,37 @@ class ArmOutput:
 
     def _send_move(self, theta1: float, theta2: float, stamp: Any,
                    start: Optional[Angles]) -> None:
+        """Publish the move to the solution as one trajectory, stamp zero (start now)."""
         config = self._config
         assert config is not None
+        begin = self._node.get_clock().now().nanoseconds + START_DELAY_NS
+        motion = self._tracker.move((theta1, theta2), begin)
+        if motion is None:
+            self._send_point(theta1, theta2, start, config)
+            return
+        self._publisher.publish(self._trajectory(motion, config, begin))
+
+    def _trajectory(self, motion: Motion, config: IKConfig, start_ns: int) -> Any:
+        """Return the move's points as a message (bytes when the writer is usable)."""
+        points = motion.points()
+        accelerations = points.accelerations if config.max_joint_jerk > 0.0 else None
+        wire = self._trajectory_wire
+        if wire is not None:
+            return wire.write(points.positions, points.times_ns, points.velocities,
+                              accelerations, start_ns)
+        msg = joint_trajectory(self._names, points.positions, points.times_ns,
+                               points.velocities, accelerations)
+        msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(start_ns, 1_000_000_000)
+        return msg
+
+    def _send_point(self, theta1: float, theta2: float, start: Optional[Angles],
+                    config: IKConfig) -> None:
+        """
+        Send the solution as one point, timed by the velocity limit.
+
+        Only before the arm's state is known (no joint_states yet): nothing to
+        plan from.  The controller interpolates from where the arm is.
+        """
         point = self._move.points[0]
         point.positions[0] = theta1
         point.positions[1] = theta2
@@ -191,17 +269,25 @@ class ArmOutput:
         index = self._state_index
         if index is None:
             return
-        position = msg.position
-        if len(position) > max(index):
+        position, velocity = msg.position, msg.velocity
+        last = max(index)
+        if len(position) > last:
             theta1, theta2 = position[index[0]], position[index[1]]
             if math.isfinite(theta1) and math.isfinite(theta2):
-                self.measured = (theta1, theta2)
+                speed: Optional[Angles] = None
+                if len(velocity) > last:
+                    speed = (velocity[index[0]], velocity[index[1]])
+                    if not (math.isfinite(speed[0]) and math.isfinite(speed[1])):
+                        speed = None  # joint_state_broadcaster's NaN: no such interface
+                self._tracker.measure((theta1, theta2), speed)
 
     # --------------------------------------------------------- paths
 
     def follow(self, plan: PathPlan, names: Sequence[str]) -> None:
         """Send a planned path: one trajectory, or a playback at its timing."""
         self.stop_playback()
+        self._stop_stream()
+        self._tracker.motion = None  # the path's own timing drives the arm now
         if self._output is Output.JOINT_TRAJECTORY:
             wire = self._trajectory_wire
             self._publisher.publish(

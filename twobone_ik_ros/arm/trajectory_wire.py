@@ -33,6 +33,7 @@ if any differs, ``usable`` is False and the caller publishes message objects
 
 from __future__ import annotations
 
+import functools
 from typing import Any, List, Optional, Sequence
 
 import numpy as np
@@ -69,20 +70,26 @@ class TrajectoryWriter:
             for derivatives in (0, 1, 2):
                 positions = rng.normal(size=(count, joints))
                 times = np.cumsum(rng.integers(1, 3 * _NS, count))
-                extra = [rng.normal(size=(count, joints)) for _ in range(derivatives)]
-                expected = joint_trajectory(self._names, positions, times)
-                for field, values in zip(('velocities', 'accelerations'), extra):
-                    for point, row in zip(expected.points, values.tolist()):
-                        setattr(point, field, row)
-                written = self.write(positions, times, *extra)
+                extra: List[Optional[np.ndarray]] = [
+                    rng.normal(size=(count, joints)) if i < derivatives else None
+                    for i in range(2)]
+                stamp = int(rng.integers(1, 2**31)) * _NS + count if count % 2 else 0
+                expected = joint_trajectory(self._names, positions, times, *extra)
+                expected.header.stamp.sec, expected.header.stamp.nanosec = divmod(stamp, _NS)
+                written = self.write(positions, times, extra[0], extra[1], stamp)
                 if deserialize_message(written, JointTrajectory) != expected:
                     self.usable = False
                     return
 
     def write(self, positions: npt.ArrayLike, times_ns: npt.ArrayLike,
               velocities: Optional[npt.ArrayLike] = None,
-              accelerations: Optional[npt.ArrayLike] = None) -> bytes:
-        """Return the trajectory through ``positions`` (N, joints) at ``times_ns`` from now."""
+              accelerations: Optional[npt.ArrayLike] = None, stamp_ns: int = 0) -> bytes:
+        """
+        Return the trajectory through ``positions`` (N, joints) at ``times_ns`` from its start.
+
+        The start is ``stamp_ns`` (header.stamp, nanoseconds of ROS time), or
+        now, when the controller takes it, for 0.
+        """
         columns = [np.asarray(positions, dtype=np.float64)]
         for values in (velocities, accelerations):
             if values is not None:
@@ -95,6 +102,9 @@ class TrajectoryWriter:
         buffer = np.zeros(_E + start + first.itemsize + max(count - 1, 0) * rest.itemsize,
                           np.uint8)
         buffer[:len(self._head)] = np.frombuffer(self._head, np.uint8)
+        if stamp_ns:
+            stamp = STAMP.pack(*divmod(stamp_ns, _NS))
+            buffer[_E:_E + STAMP.size] = np.frombuffer(stamp, np.uint8)
         buffer[len(self._head):len(self._head) + 4] = np.frombuffer(U32.pack(count), np.uint8)
         for dtype, at, rows in ((first, start, slice(0, 1)),
                                 (rest, start + first.itemsize, slice(1, count))):
@@ -113,9 +123,12 @@ def _padding(head: bytearray, size: int) -> bytes:
     return bytes(align(end, size) - end)
 
 
+@functools.lru_cache(maxsize=64)
 def _point_dtype(at: int, joints: int, sequences: int) -> np.dtype:
     """
     Return the record of one JointTrajectoryPoint starting at payload offset ``at``.
+
+    Cached: building a dtype costs more than writing a move's few points.
 
     Its fields: for each of positions, velocities, accelerations and effort
     its length, then (when not empty) its doubles, 8-aligned; then

@@ -47,6 +47,9 @@ JOINT_STATE_RATE_RANGE = (0.0, 1000.0)
 TRANSFORM_TIMEOUT_RANGE = (0.0, 10.0)
 MAX_JOINT_VELOCITY_RANGE = (1e-3, 100.0)
 MIN_MOVE_TIME_RANGE = (1e-3, 60.0)
+MAX_JOINT_ACCELERATION_RANGE = (1e-3, 1000.0)
+MAX_JOINT_JERK_RANGE = (0.0, 100000.0)
+COMMAND_RATE_RANGE = (1.0, 1000.0)
 
 
 class Output(str, Enum):
@@ -151,16 +154,28 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
                   "read the arm's measured joint_states instead of publishing them.",
                   'one of joint_states, forward_command, joint_trajectory', _choices(Output)),
     ParameterSpec('max_joint_velocity', 1.0, 'double',
-                  'Fastest joint speed in rad/s a joint_trajectory move or a path without '
-                  'timestamps is timed for: a move takes max(min_move_time, largest joint '
-                  'change / max_joint_velocity).',
+                  'Fastest joint speed in rad/s of a controller move (and the URDF joint '
+                  'velocity limit); a path without timestamps is timed for it.',
                   f'{MAX_JOINT_VELOCITY_RANGE[0]:g} <= velocity <= '
                   f'{MAX_JOINT_VELOCITY_RANGE[1]:g}', limits=MAX_JOINT_VELOCITY_RANGE),
+    ParameterSpec('max_joint_acceleration', 5.0, 'double',
+                  'Largest joint acceleration in rad/s^2 of a controller move.',
+                  f'{MAX_JOINT_ACCELERATION_RANGE[0]:g} <= acceleration <= '
+                  f'{MAX_JOINT_ACCELERATION_RANGE[1]:g}', limits=MAX_JOINT_ACCELERATION_RANGE),
+    ParameterSpec('max_joint_jerk', 0.0, 'double',
+                  'Largest joint jerk in rad/s^3 of a controller move; 0: not limited '
+                  '(acceleration-limited moves).',
+                  f'{MAX_JOINT_JERK_RANGE[0]:g} <= jerk <= {MAX_JOINT_JERK_RANGE[1]:g}',
+                  limits=MAX_JOINT_JERK_RANGE),
     ParameterSpec('min_move_time', 0.1, 'double',
-                  'Shortest time_from_start in seconds of a joint_trajectory move, however '
-                  'small the move.',
+                  'Shortest duration in seconds of a controller move, however small the move.',
                   f'{MIN_MOVE_TIME_RANGE[0]:g} <= time <= {MIN_MOVE_TIME_RANGE[1]:g}',
                   limits=MIN_MOVE_TIME_RANGE),
+    ParameterSpec('command_rate', 100.0, 'double',
+                  'Rate in Hz at which forward_command streams the positions of a move '
+                  'until the arm arrives.',
+                  f'{COMMAND_RATE_RANGE[0]:g} <= rate <= {COMMAND_RATE_RANGE[1]:g}',
+                  limits=COMMAND_RATE_RANGE),
 )
 
 SPECS: Dict[str, ParameterSpec] = {spec.name: spec for spec in PARAMETERS}
@@ -189,7 +204,10 @@ class IKConfig:
     robot_state_publisher: str
     output: Output
     max_joint_velocity: float
+    max_joint_acceleration: float
+    max_joint_jerk: float
     min_move_time: float
+    command_rate: float
 
     @property
     def r1(self) -> float:
@@ -220,7 +238,10 @@ class IKConfig:
             'robot_state_publisher': self.robot_state_publisher,
             'output': self.output.value,
             'max_joint_velocity': self.max_joint_velocity,
+            'max_joint_acceleration': self.max_joint_acceleration,
+            'max_joint_jerk': self.max_joint_jerk,
             'min_move_time': self.min_move_time,
+            'command_rate': self.command_rate,
         }
 
 
@@ -255,7 +276,13 @@ def validate(values: Mapping[str, Any]) -> IKConfig:
         output=enum_value(Output, values['output'], 'output'),
         max_joint_velocity=_in_range('max_joint_velocity', values['max_joint_velocity'],
                                      MAX_JOINT_VELOCITY_RANGE),
-        min_move_time=_in_range('min_move_time', values['min_move_time'], MIN_MOVE_TIME_RANGE))
+        max_joint_acceleration=_in_range('max_joint_acceleration',
+                                         values['max_joint_acceleration'],
+                                         MAX_JOINT_ACCELERATION_RANGE),
+        max_joint_jerk=_in_range('max_joint_jerk', values['max_joint_jerk'],
+                                 MAX_JOINT_JERK_RANGE),
+        min_move_time=_in_range('min_move_time', values['min_move_time'], MIN_MOVE_TIME_RANGE),
+        command_rate=_in_range('command_rate', values['command_rate'], COMMAND_RATE_RANGE))
 
 
 def validate_change(current: Mapping[str, Any], changes: Mapping[str, Any]) -> IKConfig:

@@ -1,0 +1,103 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Controller moves on the real controllers keep the joints' limits (issue 19).
+
+``control.launch.py`` for real (controller_manager at 100 Hz, mock hardware,
+joint_state_broadcaster): single moves and moves retargeted mid-way, for
+both controller outputs.  The arm's measured joint_states are sampled
+throughout; velocities and accelerations are finite differences of the
+measured positions over the times they were commanded for
+(``measured_motion``, ``worst_ratios``).  joint_trajectory keeps the
+limits in both; forward_command's ratios are printed, not asserted: what
+the arm does depends on when each streamed command reaches the controller
+(README "Smooth motion").
+"""
+
+import numpy as np
+import pytest
+from twobone_ik_ros.model.parameters import DEFAULTS
+
+pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
+
+R1, R2 = DEFAULTS['r1'], DEFAULTS['r2']
+LIMITS = {'max_joint_velocity': 1.5, 'max_joint_acceleration': 4.0}
+TARGETS = [(1.2, 0.9), (-0.4, 1.3), (1.5, -0.6), (0.3, -1.2)]
+UPDATE_RATE_HZ = 100.0  # config/controllers.yaml
+
+
+def measured_motion(joint_states, names=tuple(DEFAULTS['joint_names'])):
+    """
+    Return (times, positions) of the arm: each position at the time it was commanded for.
+
+    joint_trajectory_controller commands, at the cycle stamped t, its
+    trajectory at t + one period; mock hardware reports that command at the
+    next cycle.
+    """
+    stamps = np.array([m.header.stamp.sec + 1e-9 * m.header.stamp.nanosec
+                       for m in joint_states])
+    positions = np.array([[dict(zip(m.name, m.position))[n] for n in names]
+                          for m in joint_states])
+    return stamps[:-1] + 1.0 / UPDATE_RATE_HZ, positions[1:]
+
+
+def worst_ratios(times, positions, limits, stride=2):
+    """
+    Return the largest |velocity| and |acceleration| over their limits (finite differences).
+
+    Velocities from neighbouring samples; accelerations from velocities
+    ``stride`` samples apart.  The controller's trajectory clock advances by
+    the cycle's period from a steady clock, the stamps come from the ROS
+    clock; their difference jitters by about 0.1 ms a cycle, a few tenths of
+    the limit in a second difference over 10 ms, a quarter of that over 20.
+    """
+    dt = np.diff(times)
+    velocity = np.diff(positions, axis=0) / dt[:, None]
+    middle = 0.5 * (times[1:] + times[:-1])
+    acceleration = (velocity[stride:] - velocity[:-stride]) / (
+        middle[stride:] - middle[:-stride])[:, None]
+    return (float(np.max(np.abs(velocity))) / limits['max_joint_velocity'],
+            float(np.max(np.abs(acceleration))) / limits['max_joint_acceleration'])
+
+
+@pytest.mark.parametrize('output,jerk', [('joint_trajectory', 0.0),
+                                         ('joint_trajectory', 40.0),
+                                         ('forward_command', 0.0)])
+def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jerk):
+    limits = dict(LIMITS, max_joint_jerk=jerk)
+    arm = controlled_arm(output, limits, arguments=['rviz:=false'])
+    arm.reach(*TARGETS[0])
+    first = len(arm.probe.joint_states)
+    for x, y in TARGETS[1:]:
+        arm.reach(x, y)
+    singles = measured_motion(arm.probe.joint_states[first:])
+    # retargeted mid-way: a second target while the arm moves to the first
+    start = arm.measured()
+    first = len(arm.probe.joint_states)
+    arm.probe.send(-1.0, 0.8, frame_id='')
+    assert arm.probe.spin_until(
+        lambda: max(abs(a - b) for a, b in zip(arm.measured(), start)) > 0.3, 10.0)
+    end = arm.command(1.1, 0.2)
+    arm.wait_until_at(end, tolerance=1e-9)
+    retargeted = measured_motion(arm.probe.joint_states[first:])
+    ratios = {name: worst_ratios(*motion, limits)
+              for name, motion in (('single moves', singles), ('retargeted', retargeted))}
+    for name, (velocity, acceleration) in ratios.items():
+        print(f'{output} max_joint_jerk={jerk} {name}: worst |velocity| {velocity:.4f}, '
+              f'|acceleration| {acceleration:.4f} of the limits')
+    if output == 'joint_trajectory':
+        for velocity, acceleration in ratios.values():
+            assert velocity <= 1.02 and acceleration <= 1.10
+    assert arm.interrupt() == 0, arm.launch.output()

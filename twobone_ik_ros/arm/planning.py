@@ -1,0 +1,178 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+One move of the arm within velocity, acceleration and jerk limits, by ruckig.
+
+Pure (numpy and ruckig, no ROS), like ``motion``.  Ruckig plans, from any
+state (position, velocity, acceleration), the time-optimal motion to a
+state at rest within per-joint limits, and stretches the faster joint so
+both arrive together; MoveIt uses it for the same job (README "Smooth
+motion" has the measurement behind the choice).  Without a jerk limit
+(``max_joint_jerk`` 0) the profiles are acceleration-limited.
+
+Every joint's motion is a polynomial of degree 3 at most between the
+*knots*, the times where some joint's jerk (or acceleration) switches.
+joint_trajectory_controller interpolates between two points that carry
+positions, velocities and accelerations with the quintic that matches them
+at both ends, and a quintic matching a cubic's ends is that cubic: points
+at the knots make the controller follow the plan exactly, so it keeps the
+limits the plan keeps.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import List, NamedTuple, Optional, Sequence, Tuple
+
+import numpy as np
+import numpy.typing as npt
+from ruckig import InputParameter, Result, Ruckig, RuckigError, Trajectory
+
+Angles = Tuple[float, float]
+_NS = 1_000_000_000
+#: Knots closer than this are one point (the controller's times are
+#: nanoseconds and strictly increasing; the plan's phases can be empty).
+MIN_KNOT_SPACING_S = 1e-4
+_AT_REST = (0.0, 0.0)
+
+
+class Limits(NamedTuple):
+    """The same limits for both joints; ``jerk`` is ``math.inf`` when not limited."""
+
+    velocity: float
+    acceleration: float
+    jerk: float
+
+    @classmethod
+    def of(cls, velocity: float, acceleration: float, jerk: float) -> 'Limits':
+        """Return limits from parameter values (a jerk of 0 means not limited)."""
+        return cls(velocity, acceleration, jerk if jerk > 0.0 else math.inf)
+
+
+class ArmState(NamedTuple):
+    """Where the joints are and how they move: rad, rad/s, rad/s^2."""
+
+    position: Angles
+    velocity: Angles = _AT_REST
+    acceleration: Angles = _AT_REST
+
+
+class Samples(NamedTuple):
+    """A motion at chosen times: (N,) ns from its start, (N, 2) for the rest."""
+
+    times_ns: npt.NDArray[np.int64]
+    positions: npt.NDArray[np.float64]
+    velocities: npt.NDArray[np.float64]
+    accelerations: npt.NDArray[np.float64]
+
+
+class Motion:
+    """A planned move: its state at any time, and the points a controller needs."""
+
+    def __init__(self, trajectory: Trajectory, start: ArmState, goal: Angles) -> None:
+        """Wrap ruckig's ``trajectory`` from ``start`` to ``goal`` (at rest)."""
+        self._trajectory = trajectory
+        self.start = start
+        self.goal = goal
+        self.duration: float = trajectory.duration
+
+    def at(self, seconds: float) -> ArmState:
+        """Return the state ``seconds`` after the start; the goal, at rest, from the end on."""
+        if seconds >= self.duration:
+            return ArmState(self.goal)
+        position, velocity, acceleration = self._trajectory.at_time(max(seconds, 0.0))
+        return ArmState((position[0], position[1]), (velocity[0], velocity[1]),
+                        (acceleration[0], acceleration[1]))
+
+    def knots(self) -> List[float]:
+        """
+        Return the times in (0, duration] where some joint's profile changes phase.
+
+        Ruckig gives each joint a profile of phases (a braking part first when
+        the start exceeds a limit); between two of these times every joint is
+        one polynomial.  Of two knots closer than ``MIN_KNOT_SPACING_S`` the
+        later stays: between them is ruckig's rounding.  (Plain floats: for a
+        dozen values numpy's per-call cost is most of the time.)
+        """
+        end = self.duration
+        times = {end}
+        for profile in self._trajectory.profiles[0]:
+            t = 0.0
+            for phases in (profile.brake.t, profile.accel.t, profile.t):
+                for phase in phases:
+                    t += phase
+                    if MIN_KNOT_SPACING_S <= t < end:
+                        times.add(t)
+        knots: List[float] = []
+        for t in sorted(times, reverse=True):
+            if not knots or knots[-1] - t >= MIN_KNOT_SPACING_S:
+                knots.append(t)
+        knots.reverse()
+        return knots
+
+    def samples(self, seconds: Sequence[float]) -> Samples:
+        """Return the motion at ``seconds`` (the last at or past the end: the goal, at rest)."""
+        rows = []
+        for t in seconds:
+            state = self.at(t)
+            rows.append((*state.position, *state.velocity, *state.acceleration))
+        table = np.array(rows, dtype=np.float64).reshape(-1, 6)
+        times = np.array(seconds, dtype=np.float64)
+        return Samples(np.round(times * _NS).astype(np.int64), table[:, 0:2], table[:, 2:4],
+                       table[:, 4:6])
+
+    def points(self) -> Samples:
+        """Return the controller's points: the start, the motion at every knot, the goal."""
+        return self.samples([0.0, *self.knots()])
+
+
+class Planner:
+    """Plans moves for one set of limits; ruckig's objects are made once and reused."""
+
+    def __init__(self, limits: Limits, min_duration: float = 0.0) -> None:
+        """Hold ``limits`` and the shortest move, in seconds (``min_move_time``)."""
+        self.limits = limits
+        self.min_duration = min_duration
+        self._ruckig = Ruckig(2)
+        self._input = InputParameter(2)
+        self._input.max_velocity = [limits.velocity] * 2
+        self._input.max_acceleration = [limits.acceleration] * 2
+        self._input.max_jerk = [limits.jerk] * 2
+        self._input.target_velocity = [0.0, 0.0]
+        self._input.target_acceleration = [0.0, 0.0]
+        if min_duration > 0.0:
+            self._input.minimum_duration = min_duration
+
+    def plan(self, start: ArmState, goal: Angles) -> Optional[Motion]:
+        """
+        Return the move from ``start`` to ``goal`` (at rest), both joints arriving together.
+
+        None when ruckig refuses the input (a state it cannot read, such as a
+        non-finite value); the caller says so.  Ruckig's time-synchronised
+        motion is time-optimal for the slower joint under these limits.
+        """
+        given = self._input
+        given.current_position = list(start.position)
+        given.current_velocity = list(start.velocity)
+        given.current_acceleration = list(start.acceleration)
+        given.target_position = list(goal)
+        trajectory = Trajectory(2)
+        try:
+            result = self._ruckig.calculate(given, trajectory)
+        except RuckigError:  # raised for input it rejects (NaN, inf)
+            return None
+        if result not in (Result.Working, Result.Finished):
+            return None
+        return Motion(trajectory, start, goal)

@@ -1,0 +1,102 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The arm's state as the node knows it, and the moves planned from it.
+
+Pure (no ROS): ``outputs`` feeds it the arm's measured joint states and
+asks it for moves; times are nanoseconds of one monotonic clock.
+
+Where a move starts: while the node's last move is under way and the arm
+follows it (measured within ``TRACKING_WINDOW_S`` of travel at the velocity
+limit), that move evaluated now: the measured sample is a DDS hop and up to
+a controller period older than the command, so planning from it would step
+the arm back by that much.  Otherwise the measurement: its position, its
+velocity when the joint states carry one (else the last move's, or rest),
+the last move's acceleration (joint states carry none).
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+from twobone_ik_ros.arm.planning import Angles, ArmState, Motion, Planner
+
+#: How far (in seconds of travel at the velocity limit) the measured arm may
+#: be from the node's move and still be taken to follow it.
+TRACKING_WINDOW_S = 0.1
+_NS = 1e9
+
+
+class ArmTracker:
+    """The last move the node commanded, the arm's last measurement, and new moves."""
+
+    def __init__(self, planner: Planner) -> None:
+        """Plan with ``planner`` (replaced by ``configure`` when the limits change)."""
+        self.planner = planner
+        self.motion: Optional[Motion] = None
+        self.started_ns = 0
+        self.measured: Optional[Angles] = None
+        self.measured_velocity: Optional[Angles] = None
+
+    def configure(self, planner: Planner) -> None:
+        """Plan the next moves with ``planner``; the move under way stays."""
+        self.planner = planner
+
+    def forget(self) -> None:
+        """Drop the measurement and the move (another arm, or another output)."""
+        self.motion, self.measured, self.measured_velocity = None, None, None
+
+    def measure(self, position: Angles, velocity: Optional[Angles]) -> None:
+        """Record a measured joint state (``velocity`` None when it carries none)."""
+        self.measured = position
+        self.measured_velocity = velocity
+
+    def commanded(self, now_ns: int) -> Optional[ArmState]:
+        """Return the last move's state at ``now_ns`` (None without a move)."""
+        if self.motion is None:
+            return None
+        return self.motion.at((now_ns - self.started_ns) / _NS)
+
+    def moving(self, now_ns: int) -> bool:
+        """Tell whether the last move is still under way at ``now_ns``."""
+        return self.motion is not None and now_ns - self.started_ns < self.motion.duration * _NS
+
+    def state(self, now_ns: int) -> Optional[ArmState]:
+        """Return where the next move starts (see the module docstring); None if unknown."""
+        commanded = self.commanded(now_ns)
+        measured = self.measured
+        if commanded is not None and self.moving(now_ns) and (
+                measured is None or _within(measured, commanded.position,
+                                            TRACKING_WINDOW_S * self.planner.limits.velocity)):
+            return commanded
+        if measured is None:
+            return commanded
+        velocity = self.measured_velocity or (commanded.velocity if commanded else (0.0, 0.0))
+        acceleration = commanded.acceleration if commanded else (0.0, 0.0)
+        return ArmState(measured, velocity, acceleration)
+
+    def move(self, goal: Angles, now_ns: int) -> Optional[Motion]:
+        """Plan and record the move to ``goal`` starting at ``now_ns``; None if it cannot be."""
+        start = self.state(now_ns)
+        if start is None:
+            return None
+        motion = self.planner.plan(start, goal)
+        if motion is not None:
+            self.motion, self.started_ns = motion, now_ns
+        return motion
+
+
+def _within(a: Tuple[float, float], b: Tuple[float, float], distance: float) -> bool:
+    return abs(a[0] - b[0]) <= distance and abs(a[1] - b[1]) <= distance
