@@ -47,6 +47,8 @@ JOINTS = tuple(DEFAULTS['joint_names'])
 AT = 1e-12
 #: how close a command's tool position must be to its target to be its answer (m)
 TOOL_AT = 1e-8
+#: a forward_command stream has ended when no command came for this long (s)
+STREAM_QUIET_S = 0.2
 
 
 class ControlledArm:
@@ -71,7 +73,8 @@ class ControlledArm:
         self.topic = f'{self.namespace}/{self.controller}/{self.output.topic}'
         kind = Float64MultiArray if self.output is Output.FORWARD_COMMAND else JointTrajectory
         self.commands = []
-        self.command_sub = node.create_subscription(kind, self.topic, self.commands.append, 1000)
+        self.last_command_at = 0.0
+        self.command_sub = node.create_subscription(kind, self.topic, self._on_command, 1000)
         self._command_pub = node.create_publisher(kind, self.topic, 10)
         self.path_pub = node.create_publisher(Path, f'{self.namespace}/path', 10)
         self._clients = {}
@@ -85,6 +88,10 @@ class ControlledArm:
         except AssertionError as error:
             self.close()
             pytest.fail(f'the arm did not come up ({error}):\n{self.launch.output()}')
+
+    def _on_command(self, msg):
+        self.commands.append(msg)
+        self.last_command_at = time.monotonic()
 
     def close(self):
         """Stop the launch (as Ctrl-C would) and the probe; return the launch's exit code."""
@@ -213,7 +220,9 @@ class ControlledArm:
         """
         Send a target; return the (theta1, theta2) the node commanded for it.
 
-        The answer is the first new command whose tool position is (x, y).
+        The answer is the first new command whose tool position is (x, y)
+        (for forward_command, which streams each move, the last command of the
+        stream, once it has stopped).
         The target is sent again every second until one comes: our reader can
         see the node's (new) command writer before that writer has matched our
         reader.  A target sent twice can be answered twice, so an answer to the
@@ -227,7 +236,13 @@ class ControlledArm:
 
         def answered():
             nonlocal answer
-            answer = next((end for end in map(self.commanded_end, self.commands[seen:])
+            new = self.commands[seen:]
+            if self.output is Output.FORWARD_COMMAND:
+                # a move is streamed: its answer is where the stream stops
+                if not new or time.monotonic() - self.last_command_at < STREAM_QUIET_S:
+                    return False
+                new = new[-1:]
+            answer = next((end for end in map(self.commanded_end, new)
                            if math.dist(self.tool(end), (x, y)) <= TOOL_AT), None)
             return answer is not None
         while True:

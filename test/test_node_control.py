@@ -101,11 +101,11 @@ def test_controller_commands_reach_200_random_targets_and_no_joint_states_are_pu
     assert arm.probe.node.count_publishers(f'{arm.namespace}/joint_states') == 1
     if output == 'joint_trajectory':
         for msg in arm.commands:
-            assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (0, 0)
+            assert msg.header.stamp.sec > 0  # the move's start (README "Smooth motion")
             assert list(msg.joint_names) == ['shoulder_joint', 'elbow_joint']
             times = [p.time_from_start.sec * 10**9 + p.time_from_start.nanosec
                      for p in msg.points]
-            assert times == sorted(set(times)) and times[0] > 0
+            assert times == sorted(set(times)) and times[0] == 0  # from the start state
             assert all(len(p.positions) == len(p.velocities) == 2 and not p.accelerations
                        for p in msg.points)  # no jerk limit: positions and velocities
             assert list(msg.points[-1].velocities) == [0.0, 0.0]
