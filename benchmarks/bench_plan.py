@@ -86,11 +86,12 @@ def main():
             serialize_message(message)
             previous = goal
 
+    goals = [(r.theta1, r.theta2) for r in (solver.solve(x, y) for x, y in targets)]
+
     def moves(write=True, solve=True):
         tracker = ArmTracker(Planner(limits, minimum))
         tracker.measure((0.0, 0.0), None)
         now = 0
-        goals = [(r.theta1, r.theta2) for r in (solver.solve(x, y) for x, y in targets)]
         for (x, y), goal in zip(targets, goals):
             if solve:
                 result = solver.solve(x, y)

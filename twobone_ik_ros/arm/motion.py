@@ -18,8 +18,10 @@ Moves and paths in joint space: timing, multi-turn angles, branch continuity.
 Pure numpy, no ROS, like the solver: the node turns messages into these
 calls and their results into messages (``commands``).
 
-A *move* goes from the arm's current joint position to one solution and
-takes ``max(min_move_time, largest joint change / max_joint_velocity)``.
+``move_time`` times a move by the velocity limit alone:
+``max(min_move_time, largest joint change / max_joint_velocity)``, for the
+first move of a path and for a target before the arm's state is known
+(controller moves are otherwise planned within all the limits, ``planning``).
 A *path* is solved in one call of the batch solver on one elbow branch (the
 one nearest the arm for ``closest``), so it never flips inside; a flip the
 joint limits force is counted.  Its angles are made continuous: each

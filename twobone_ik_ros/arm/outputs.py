@@ -66,7 +66,7 @@ QUEUE_DEPTH = 10
 class ArmOutput:
     """Publishers (and the arm's state) of the node's current ``output`` mode."""
 
-    def __init__(self, node: Node, moved: Callable[[Angles], None]) -> None:
+    def __init__(self, node: Node, config: IKConfig, moved: Callable[[Angles], None]) -> None:
         """Nothing is created until ``configure``; ``moved`` hears each position played back."""
         self._node = node
         self._moved = moved
@@ -75,7 +75,7 @@ class ArmOutput:
         self._state_subscription: Any = None
         self._names: Tuple[str, str] = ('', '')
         self._config: Optional[IKConfig] = None
-        self._tracker = ArmTracker(Planner(Limits.of(1.0, 1.0, 0.0)))
+        self._tracker = ArmTracker(_planner(config))
         self._stream_timer: Any = None
         self._state_names: Optional[List[str]] = None
         self._state_index: Optional[Tuple[int, int]] = None
@@ -111,11 +111,9 @@ class ArmOutput:
     def configure(self, config: IKConfig) -> None:
         """Make ``config``'s output the one in force (new entities only when it changed)."""
         self._config = config
-        limits = Limits.of(config.max_joint_velocity, config.max_joint_acceleration,
-                           config.max_joint_jerk)
         planner = self._tracker.planner
-        if limits != planner.limits or config.min_move_time != planner.min_duration:
-            self._tracker.configure(Planner(limits, config.min_move_time))
+        if _limits(config) != (planner.limits, planner.min_duration):
+            self._tracker.configure(_planner(config))
         names = config.joint_names
         if names != self._names:
             self._names = names
@@ -172,15 +170,20 @@ class ArmOutput:
 
     def _send_command(self, theta1: float, theta2: float, stamp: Any,
                       start: Optional[Angles]) -> None:
-        """Stream the move to the solution (or, with the arm's state unknown, send it once)."""
-        self._stop_stream()
+        """
+        Stream the move to the solution (or, with the arm's state unknown, send it once).
+
+        A stream under way goes on with the new move: its timer is kept, not
+        made again per target.
+        """
         config = self._config
         assert config is not None
         if self._tracker.move((theta1, theta2), time.monotonic_ns()) is None:
+            self._stop_stream()
             self._publish_command(theta1, theta2)
-            return
-        self._stream_timer = self._node.create_timer(1.0 / config.command_rate, self._stream)
-        self._stream()
+        elif self._stream_timer is None:
+            self._stream_timer = self._node.create_timer(1.0 / config.command_rate,
+                                                         self._stream)
 
     def _stream(self) -> None:
         """Publish the move's position now; after its end (the goal, once) stop."""
@@ -211,7 +214,7 @@ class ArmOutput:
 
     def _send_move(self, theta1: float, theta2: float, stamp: Any,
                    start: Optional[Angles]) -> None:
-        """Publish the move to the solution as one trajectory, stamp zero (start now)."""
+        """Publish the move to the solution as one trajectory, stamped with its start."""
         config = self._config
         assert config is not None
         begin = self._node.get_clock().now().nanoseconds + START_DELAY_NS
@@ -287,7 +290,7 @@ class ArmOutput:
         """Send a planned path: one trajectory, or a playback at its timing."""
         self.stop_playback()
         self._stop_stream()
-        self._tracker.motion = None  # the path's own timing drives the arm now
+        self._tracker.drop_move()  # the path's own timing drives the arm now
         if self._output is Output.JOINT_TRAJECTORY:
             wire = self._trajectory_wire
             self._publisher.publish(
@@ -328,6 +331,16 @@ class ArmOutput:
         self._moved((theta1, theta2))
         if index == len(times_ns) - 1:
             self.stop_playback()
+
+
+def _limits(config: IKConfig) -> Tuple[Limits, float]:
+    """Return what a planner is made of: the joints' limits and the shortest move."""
+    return (Limits.of(config.max_joint_velocity, config.max_joint_acceleration,
+                      config.max_joint_jerk), config.min_move_time)
+
+
+def _planner(config: IKConfig) -> Planner:
+    return Planner(*_limits(config))
 
 
 def _usable(wire: SerializedMessage) -> Optional[SerializedMessage]:

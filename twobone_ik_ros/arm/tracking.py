@@ -16,7 +16,9 @@
 The arm's state as the node knows it, and the moves planned from it.
 
 Pure (no ROS): ``outputs`` feeds it the arm's measured joint states and
-asks it for moves; times are nanoseconds of one monotonic clock.
+asks it for moves; times are nanoseconds of the clock the output runs its
+moves on (the ROS clock for trajectories, whose stamps name it; a
+monotonic one for a stream), one per tracker: an output change forgets.
 
 Where a move starts: while the node's last move is under way and the arm
 follows it (measured within ``TRACKING_WINDOW_S`` of travel at the velocity
@@ -57,6 +59,10 @@ class ArmTracker:
     def forget(self) -> None:
         """Drop the measurement and the move (another arm, or another output)."""
         self.motion, self.measured, self.measured_velocity = None, None, None
+
+    def drop_move(self) -> None:
+        """Forget the move (a path, timed on its own, drives the arm now)."""
+        self.motion = None
 
     def measure(self, position: Angles, velocity: Optional[Angles]) -> None:
         """Record a measured joint state (``velocity`` None when it carries none)."""

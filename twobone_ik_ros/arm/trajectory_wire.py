@@ -21,7 +21,7 @@ about 15 ms for solving and timing the path (README "Performance").  After
 the first point (whose start depends on the joint names) every point starts
 at one alignment, so the points are numpy records of one stride.
 
-``TrajectoryWriter`` writes a zero stamp (start now), an empty frame, and
+``TrajectoryWriter`` writes a stamp (zero, start now, unless given), an empty frame, and
 points of positions (velocities and accelerations when given) and
 time_from_start, by the rules of ``ros.wire`` (classic little-endian CDR,
 alignment counted from the end of the encapsulation header).  At start it
