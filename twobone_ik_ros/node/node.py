@@ -248,6 +248,10 @@ def main(args: Optional[List[str]] = None) -> None:
 
     code = run_node(make_node, args=args, name=NODE_NAME,
                     invalid=(ValueError, rclpy.exceptions.ParameterException))
+    # frozen objects outlive the interpreter's teardown: release the node's now,
+    # or ruckig's bindings (nanobind) report its planner as leaked at exit
+    gc.unfreeze()
+    gc.collect()
     if code:
         sys.exit(code)
 
