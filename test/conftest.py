@@ -33,8 +33,10 @@ serve).  ``TWOBONE_NO_SKIP=1`` (set by ``.ci/run``) turns every skip into a
 failure: in CI, nothing may be missing.
 """
 
+import faulthandler
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -49,6 +51,10 @@ os.environ['ROS_LOG_DIR'] = tempfile.mkdtemp(prefix='twobone_ik_test_log_')
 from helpers import ROOT  # noqa: E402, I100  (after the environment above)
 os.environ['PYTHONPATH'] = os.pathsep.join(
     [ROOT] + [p for p in os.environ.get('PYTHONPATH', '').split(os.pathsep) if p])
+# Twice in CI runs on Jazzy (code of 6089cf2 and of fe28c0f) the test process ended
+# mid-file without a word: a SIGTERM does that to Python. Say where each thread
+# was if it happens again (then the default action ends the process as before).
+faulthandler.register(signal.SIGTERM, all_threads=True, chain=True)
 NO_SKIP = os.environ.get('TWOBONE_NO_SKIP') == '1'
 PACKAGE = 'twobone_ik_ros'
 NOT_SOURCE = ('.git', '.venv', 'build', 'install', 'log', '__pycache__', '.hypothesis',
