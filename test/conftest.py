@@ -52,8 +52,9 @@ from helpers import ROOT  # noqa: E402, I100  (after the environment above)
 os.environ['PYTHONPATH'] = os.pathsep.join(
     [ROOT] + [p for p in os.environ.get('PYTHONPATH', '').split(os.pathsep) if p])
 # Twice in CI runs on Jazzy (code of 6089cf2 and of fe28c0f) the test process ended
-# mid-file without a word: a SIGTERM does that to Python. Say where each thread
-# was if it happens again (then the default action ends the process as before).
+# mid-file without a word (the second time within a second of a probe sending a target
+# and spinning, test_node_frames' late transform); a SIGTERM, or exit() from C code, ends
+# Python so. For a SIGTERM, say where each thread was (then end as before).
 faulthandler.register(signal.SIGTERM, all_threads=True, chain=True)
 NO_SKIP = os.environ.get('TWOBONE_NO_SKIP') == '1'
 PACKAGE = 'twobone_ik_ros'
