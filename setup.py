@@ -45,7 +45,7 @@ setup(
         share('rviz', '*.rviz'),
         share('urdf', '*.urdf'),
     ],
-    install_requires=['setuptools', 'numpy', 'ruckig'],
+    install_requires=['setuptools', 'numpy', 'ruckig', 'scipy', 'toppra'],
     zip_safe=True,
     maintainer='twobone_ik_ros maintainers',
     maintainer_email='maintainers@twobone-ik.dev',

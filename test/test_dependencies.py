@@ -34,13 +34,14 @@ from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS, plan
 
 #: Python module -> rosdep key (ROS packages are keyed by their own name)
 ROSDEP_KEYS = {
-    'numpy': 'python3-numpy', 'yaml': 'python3-yaml', 'PIL': 'python3-pil',
+    'numpy': 'python3-numpy', 'scipy': 'python3-scipy', 'yaml': 'python3-yaml',
+    'PIL': 'python3-pil',
     'pytest': 'python3-pytest', 'hypothesis': 'python3-hypothesis', 'mypy': 'python3-mypy',
     'tf2_ros': 'tf2_ros_py',  # the Python module; the C++ package tf2_ros is another key
     'pinocchio': 'pinocchio',
 }
 #: Python modules with no rosdep key: pip installs them (requirements/runtime.txt, setup.py)
-PIP_ONLY = {'ruckig'}
+PIP_ONLY = {'ruckig', 'toppra'}
 ROS_MODULES = {
     'rclpy', 'builtin_interfaces', 'diagnostic_msgs', 'geometry_msgs', 'rcl_interfaces',
     'sensor_msgs', 'std_msgs', 'visualization_msgs', 'tf2_msgs', 'ament_index_python',

@@ -33,6 +33,7 @@ from helpers import random_reachable
 from nav_msgs.msg import Path
 import pytest
 from ros_harness import NodeProcess, Probe, unique_name
+from twobone_ik_ros.model.parameters import DEFAULTS
 from twobone_ik_ros.solver import forward, TwoBoneIK
 
 pytestmark = pytest.mark.ros
@@ -174,22 +175,20 @@ def test_a_circle_path_is_one_branch_continuous_trajectory(controlled_arm):
     assert arm.probe.spin_until(lambda: len(arm.commands) > count_before, 20.0)
     trajectory = arm.commands[-1]
     positions = [tuple(p.positions) for p in trajectory.points]
-    assert len(positions) == len(points)
-    for (x, y), (theta1, theta2) in zip(points, positions):
+    times = [p.time_from_start.sec + 1e-9 * p.time_from_start.nanosec for p in trajectory.points]
+    # the arm is on the first pose (its branch, closest): the path timed within the limits
+    # (arm.path_timing): points every 20 ms of toppra's timing on the path's geometry
+    start = positions.index((down.theta1, down.theta2))
+    on_path = positions[start:]
+    for theta1, theta2 in on_path:
         tx, ty = tip(theta1, theta2)
-        assert math.hypot(tx - x, ty - y) <= TOLERANCE
-    assert all(theta2 > 0.0 for _, theta2 in positions)  # the arm's branch throughout
-    # |d theta| <= |J^-1| |d p|, |J^-1| <= |J|_F / |det J|, det J = r1 r2 sin theta2,
-    # |J|_F^2 <= (r1 + r2)^2 + r2^2; sin theta2 is smallest at the circle's extreme radii
-    spacing = 2.0 * radius * math.sin(math.pi / count)
-    smallest_sin = min(
-        math.sqrt(1.0 - ((rho * rho - R1 * R1 - R2 * R2) / (2 * R1 * R2)) ** 2)
-        for rho in (math.hypot(*center) - radius, math.hypot(*center) + radius))
-    bound = 2.0 * spacing * math.hypot(R1 + R2, R2) / (R1 * R2 * smallest_sin)
-    steps = [max(abs(a[0] - b[0]), abs(a[1] - b[1])) for a, b in zip(positions, positions[1:])]
-    assert max(steps) < bound
+        assert abs(math.hypot(tx - center[0], ty - center[1]) - radius) <= 1e-3
+    assert all(theta2 > 0.0 for _, theta2 in on_path)  # the arm's branch throughout
+    steps = [max(abs(a[0] - b[0]), abs(a[1] - b[1])) / (t1 - t0)
+             for a, b, t0, t1 in zip(on_path, on_path[1:], times[start:], times[start + 1:])]
+    assert max(steps) <= DEFAULTS['max_joint_velocity'] * (1.0 + 1e-6)
     # a closed circle around nothing: the shoulder ends where it began (no unwinding)
-    assert positions[-1] == pytest.approx(positions[0], abs=1e-9)
+    assert on_path[-1] == pytest.approx(on_path[0], abs=1e-9)
     # and joint_trajectory_controller ran it to the end on the mock arm
     end = trajectory.points[-1].time_from_start
     arm.wait_until_at(positions[-1], timeout=end.sec + 20.0)
@@ -238,9 +237,45 @@ def test_a_path_through_an_unreachable_pose(controlled_arm, policy):
         assert values['paths.followed'] == '1' and values['paths.clamped_poses'] == '1'
         assert probe.spin_until(lambda: len(arm.commands) > sent, 10.0)
         trajectory = arm.commands[-1]
-        assert len(trajectory.points) == len(points)
         end = trajectory.points[-1]
         arm.wait_until_at(tuple(end.positions), timeout=end.time_from_start.sec + 20.0)
+
+
+@pytest.mark.ros_cpp
+@pytest.mark.parametrize('spacing,retimed', [(0.001, True), (1.0, False)])
+def test_path_stamps_beyond_the_limits_are_stretched_and_counted(controlled_arm, spacing,
+                                                                 retimed):
+    arm = controlled_arm('joint_trajectory', ARM)
+    points = [(1.5, 0.0), (1.2, 0.6), (0.6, 1.0)]
+    arm.reach(*points[0])  # the controller has matched the node's command writer
+    sent = len(arm.commands)
+    arm.send_path(points, [10.0 + spacing * i for i in range(len(points))])
+    assert arm.probe.spin_until(lambda: len(arm.commands) > sent, 10.0)
+    trajectory = arm.commands[-1]
+    positions = [tuple(p.positions) for p in trajectory.points]
+    times = [p.time_from_start.sec + 1e-9 * p.time_from_start.nanosec for p in trajectory.points]
+    # at rest on the first pose: the points are the stamped poses' spline knots
+    assert len(positions) == len(points)
+    duration = times[-1] - times[0]
+    if retimed:
+        assert duration > 10 * spacing * (len(points) - 1)  # 1 ms per pose is far beyond 1 rad/s
+    else:
+        assert duration == pytest.approx(spacing * (len(points) - 1), abs=1e-8)
+    steps = [max(abs(a[0] - b[0]), abs(a[1] - b[1])) / (t1 - t0)
+             for a, b, t0, t1 in zip(positions, positions[1:], times, times[1:])]
+    assert max(steps) <= DEFAULTS['max_joint_velocity'] * (1.0 + 1e-6)
+    values = {}
+
+    def counted():
+        nonlocal values
+        values = arm.probe.latest_diagnostics()[1]
+        return values.get('paths.followed') == '1'
+
+    assert arm.probe.spin_until(counted, 10.0)
+    assert values['paths.retimed'] == ('1' if retimed else '0')
+    end = TwoBoneIK(R1, R2).solve(*points[-1])
+    assert positions[-1] == pytest.approx((end.theta1, end.theta2), abs=1e-12)
+    arm.wait_until_at(positions[-1], timeout=duration + 20.0, tolerance=1e-9)
 
 
 @pytest.mark.ros_cpp

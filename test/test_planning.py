@@ -48,6 +48,28 @@ def hermite(start, end, duration):
     return np.polynomial.Polynomial([p0, v0, 0.5 * a0, *rest])
 
 
+def interpolated(points, accelerations):
+    """
+    Return (times, positions) of the controller's interpolation of ``points``, every 1 ms.
+
+    Between two points each joint is ``hermite``'s polynomial: a cubic, or a
+    quintic when the points carry ``accelerations``.
+    """
+    seconds = points.times_ns / 1e9
+    at = np.arange(0.0, seconds[-1], 1e-3)
+    segment = np.clip(np.searchsorted(seconds, at, side='right') - 1, 0, len(seconds) - 2)
+    commanded = np.empty((len(at), 2))
+    for i in np.unique(segment):
+        rows = segment == i
+        for joint in range(2):
+            ends = [(points.positions[k, joint], points.velocities[k, joint],
+                     points.accelerations[k, joint] if accelerations else None)
+                    for k in (i, i + 1)]
+            curve = hermite(*ends, seconds[i + 1] - seconds[i])
+            commanded[rows, joint] = curve(at[rows] - seconds[i])
+    return at, commanded
+
+
 def moves(limits, count, seed):
     """Yield (planned move, its start) from states met mid-way through other moves."""
     rng = random.Random(seed)
@@ -78,17 +100,7 @@ def test_the_controllers_interpolation_between_the_points_follows_the_plan_and_t
         assert tuple(points.positions[0]) == start.position
         assert tuple(points.positions[-1]) == motion.goal  # exactly the solution
         assert not points.velocities[-1].any() and not points.accelerations[-1].any()
-        seconds = points.times_ns / 1e9
-        at = np.arange(0.0, seconds[-1], 1e-3)
-        segment = np.clip(np.searchsorted(seconds, at, side='right') - 1, 0, len(seconds) - 2)
-        commanded = np.empty((len(at), 2))
-        for i in np.unique(segment):
-            rows = segment == i
-            for joint in range(2):
-                ends = [(points.positions[k, joint], points.velocities[k, joint],
-                         points.accelerations[k, joint] if jerk else None) for k in (i, i + 1)]
-                curve = hermite(*ends, seconds[i + 1] - seconds[i])
-                commanded[rows, joint] = curve(at[rows] - seconds[i])
+        at, commanded = interpolated(points, jerk)
         plan = np.array([motion.at(t).position for t in at])
         velocity = np.diff(commanded, axis=0) / 1e-3
         acceleration = np.diff(velocity, axis=0) / 1e-3

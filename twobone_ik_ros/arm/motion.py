@@ -76,7 +76,9 @@ class PathPlan(NamedTuple):
     A path solved, made continuous and timed; or why it was refused.
 
     ``positions`` is (N, 2) (theta1, theta2 per pose), ``times_ns`` the
-    strictly increasing nanoseconds from now at which each pose is reached.
+    strictly increasing nanoseconds from now at which each pose is reached;
+    ``stamped`` tells whether they are the poses' stamps (else the velocity
+    limit's).
     ``rejected`` is '' for a plan to follow, else the reason label (with
     ``rejected_index`` the first pose that has it).
     """
@@ -89,6 +91,7 @@ class PathPlan(NamedTuple):
     unwound: int
     rejected: str
     rejected_index: int
+    stamped: bool = False
 
 
 def plan_path(solver: TwoBoneIK, points: npt.ArrayLike, stamps_ns: Optional[npt.ArrayLike],
@@ -126,9 +129,12 @@ def plan_path(solver: TwoBoneIK, points: npt.ArrayLike, stamps_ns: Optional[npt.
     flips += int(batch.branch[0] != branch)
     first_move = move_time(reference, (positions[0, 0], positions[0, 1]),
                            max_joint_velocity, min_move_time)
-    times_ns = _times_ns(positions, stamps_ns, first_move, max_joint_velocity)
+    stamps = None if stamps_ns is None else np.asarray(stamps_ns, dtype=np.int64)
+    stamped = stamps is not None and n > 1 and bool(np.all(np.diff(stamps) > 0))
+    times_ns = _times_ns(positions, stamps if stamped else None, first_move, max_joint_velocity)
     return PathPlan(positions, times_ns, branch,
-                    int(np.count_nonzero(batch.status == Status.CLAMPED)), flips, unwound, '', -1)
+                    int(np.count_nonzero(batch.status == Status.CLAMPED)), flips, unwound, '', -1,
+                    stamped)
 
 
 def _branch_for(solver: TwoBoneIK, first: FloatArray, reference: Optional[Angles]) -> Branch:
@@ -178,12 +184,11 @@ def _continuous(angles: FloatArray, limits: JointLimits, start: Optional[float],
     return unwound
 
 
-def _times_ns(positions: FloatArray, stamps_ns: Optional[npt.ArrayLike], first_move: float,
+def _times_ns(positions: FloatArray, stamps: Optional[npt.NDArray[np.int64]], first_move: float,
               max_joint_velocity: float) -> npt.NDArray[np.int64]:
-    """Return strictly increasing times from now, in nanoseconds, one per pose."""
+    """Return strictly increasing times from now in ns, one per pose (``stamps``: usable)."""
     n = positions.shape[0]
-    stamps = None if stamps_ns is None else np.asarray(stamps_ns, dtype=np.int64)
-    if stamps is not None and n > 1 and np.all(np.diff(stamps) > 0):
+    if stamps is not None:
         times = np.round(first_move * _NS) + (stamps - stamps[0])
     else:
         steps = np.abs(np.diff(positions, axis=0)).max(axis=1) / max_joint_velocity

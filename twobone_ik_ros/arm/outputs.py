@@ -29,8 +29,10 @@ of each move and the previous solution for ``closest``.
 
 ``ArmOutput`` owns the entities of the current mode and swaps them when the
 parameter changes, so only what the mode uses is on the graph (every entity
-costs the executor time on each wake-up).  Paths go out as one trajectory,
-or are played back at their timing on the other two outputs.
+costs the executor time on each wake-up).  On a controller output a path is
+timed within the limits (``path_timing``) and sent or streamed as a move
+is; on joint_states, or before the arm's state is known, it keeps its own
+timing (one trajectory, or played back).
 """
 
 from __future__ import annotations
@@ -48,7 +50,8 @@ from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 from twobone_ik_ros.arm.commands import duration, joint_trajectory
 from twobone_ik_ros.arm.motion import Angles, move_time, PathPlan
-from twobone_ik_ros.arm.planning import Limits, Motion, Planner
+from twobone_ik_ros.arm.path_timing import PathMotion, start_path, time_poses
+from twobone_ik_ros.arm.planning import Limits, Planner, Timed
 from twobone_ik_ros.arm.tracking import ArmTracker
 from twobone_ik_ros.arm.trajectory_wire import TrajectoryWriter
 from twobone_ik_ros.model.parameters import IKConfig, Output
@@ -181,7 +184,12 @@ class ArmOutput:
         if self._tracker.move((theta1, theta2), time.monotonic_ns()) is None:
             self._stop_stream()
             self._publish_command(theta1, theta2)
-        elif self._stream_timer is None:
+        else:
+            self._start_stream(config)
+
+    def _start_stream(self, config: IKConfig) -> None:
+        """Stream the tracker's move at ``command_rate`` (a stream under way goes on)."""
+        if self._stream_timer is None:
             self._stream_timer = self._node.create_timer(1.0 / config.command_rate,
                                                          self._stream)
 
@@ -224,7 +232,7 @@ class ArmOutput:
             return
         self._publisher.publish(self._trajectory(motion, config, begin))
 
-    def _trajectory(self, motion: Motion, config: IKConfig, start_ns: int) -> Any:
+    def _trajectory(self, motion: Timed, config: IKConfig, start_ns: int) -> Any:
         """Return the move's points as a message (bytes when the writer is usable)."""
         points = motion.points()
         accelerations = points.accelerations if config.max_joint_jerk > 0.0 else None
@@ -286,9 +294,19 @@ class ArmOutput:
 
     # --------------------------------------------------------- paths
 
-    def follow(self, plan: PathPlan, names: Sequence[str]) -> None:
-        """Send a planned path: one trajectory, or a playback at its timing."""
+    def follow(self, plan: PathPlan, names: Sequence[str]) -> Optional[PathMotion]:
+        """
+        Send a planned path; return it as timed within the limits (None: sent at its own timing).
+
+        A controller output whose arm's state is known runs the path as it
+        runs a move (``path_timing``: within the limits, from the arm's
+        state; a target after it continues from the path's state).
+        Otherwise: one trajectory at the plan's timing, or a playback.
+        """
         self.stop_playback()
+        motion = self._run_path(plan)
+        if motion is not None:
+            return motion
         self._stop_stream()
         self._tracker.drop_move()  # the path's own timing drives the arm now
         if self._output is Output.JOINT_TRAJECTORY:
@@ -296,9 +314,36 @@ class ArmOutput:
             self._publisher.publish(
                 wire.write(plan.positions, plan.times_ns) if wire is not None
                 else joint_trajectory(names, plan.positions, plan.times_ns))
-            return
+            return None
         self._playback = (plan.positions, plan.times_ns, time.monotonic_ns())
         self._playback_timer = self._node.create_timer(1.0 / PLAYBACK_RATE_HZ, self._play)
+        return None
+
+    def _run_path(self, plan: PathPlan) -> Optional[PathMotion]:
+        """Time the path from the arm's state and send or stream it (None: no state)."""
+        config = self._config
+        assert config is not None
+        trajectory = self._output is Output.JOINT_TRAJECTORY
+        if not (trajectory or self._output is Output.FORWARD_COMMAND):
+            return None
+        if self._tracker.measured is None and self._tracker.motion is None:
+            return None
+        offsets = (plan.times_ns - plan.times_ns[0]) / 1e9 if plan.stamped else None
+        planner = self._tracker.planner
+        timed = time_poses(plan.positions, offsets, planner.limits)
+        # the arm's state after the timing, which takes milliseconds (a second on the first path)
+        begin = (self._node.get_clock().now().nanoseconds + START_DELAY_NS if trajectory
+                 else time.monotonic_ns())
+        motion = start_path(timed, self._tracker.state(begin), planner)
+        if motion is None:
+            return None
+        self._tracker.run(motion, begin)
+        if trajectory:
+            self._stop_stream()
+            self._publisher.publish(self._trajectory(motion, config, begin))
+        else:
+            self._start_stream(config)
+        return motion
 
     def stop_playback(self) -> None:
         """

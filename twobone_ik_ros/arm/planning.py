@@ -34,7 +34,7 @@ limits the plan keeps.
 from __future__ import annotations
 
 import math
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Protocol, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -78,6 +78,18 @@ class Samples(NamedTuple):
     positions: npt.NDArray[np.float64]
     velocities: npt.NDArray[np.float64]
     accelerations: npt.NDArray[np.float64]
+
+
+class Timed(Protocol):
+    """What the node runs an arm along: a move (``Motion``) or a path (``path_timing``)."""
+
+    duration: float
+
+    def at(self, seconds: float) -> ArmState:
+        """Return the state ``seconds`` after the start (the end, at rest, after it)."""
+
+    def points(self) -> Samples:
+        """Return the points a controller interpolates exactly (see the module docstring)."""
 
 
 class Motion:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
-from twobone_ik_ros.arm.planning import Angles, ArmState, Motion, Planner
+from twobone_ik_ros.arm.planning import Angles, ArmState, Motion, Planner, Timed
 
 #: How far (in seconds of travel at the velocity limit) the measured arm may
 #: be from the node's move and still be taken to follow it.
@@ -47,7 +47,7 @@ class ArmTracker:
     def __init__(self, planner: Planner) -> None:
         """Plan with ``planner`` (replaced by ``configure`` when the limits change)."""
         self.planner = planner
-        self.motion: Optional[Motion] = None
+        self.motion: Optional[Timed] = None
         self.started_ns = 0
         self.measured: Optional[Angles] = None
         self.measured_velocity: Optional[Angles] = None
@@ -63,6 +63,10 @@ class ArmTracker:
     def drop_move(self) -> None:
         """Forget the move (a path, timed on its own, drives the arm now)."""
         self.motion = None
+
+    def run(self, motion: Timed, started_ns: int) -> None:
+        """Record ``motion`` (a move or a timed path) as the one under way from ``started_ns``."""
+        self.motion, self.started_ns = motion, started_ns
 
     def measure(self, position: Angles, velocity: Optional[Angles]) -> None:
         """Record a measured joint state (``velocity`` None when it carries none)."""
@@ -100,7 +104,7 @@ class ArmTracker:
             return None
         motion = self.planner.plan(start, goal)
         if motion is not None:
-            self.motion, self.started_ns = motion, now_ns
+            self.run(motion, now_ns)
         return motion
 
 

@@ -73,6 +73,8 @@ class TargetCounters:
     path_poses_clamped: int = 0
     #: elbow flips inside followed paths that the joint limits forced
     path_flips: int = 0
+    #: stamped paths a controller output stretched to keep the joints' limits
+    paths_retimed: int = 0
 
     def reject(self, reason: str) -> None:
         """Count one rejected target (``reason`` from REJECT_REASONS)."""
@@ -164,6 +166,7 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
         ('paths.rejected', counters.paths_rejected),
         ('paths.clamped_poses', counters.path_poses_clamped),
         ('paths.flips', counters.path_flips),
+        ('paths.retimed', counters.paths_retimed),
     ]
     if arm_state:
         values.append(('arm_state', arm_state))

@@ -20,7 +20,9 @@ to rclpy is deserialised), brought into the base frame with one transform at
 its header's stamp (as targets are, ``frames``), solved and timed whole
 (``arm.motion.plan_path``) and handed to the arm's output.  Every path ends
 in one counter: ``paths.followed`` or ``paths.rejected`` (with a throttled
-warning that names the first pose that failed and why).
+warning that names the first pose that failed and why); a followed path
+whose stamps a controller output stretched to keep the joints' limits is
+also in ``paths.retimed`` (warned about too).
 """
 
 from __future__ import annotations
@@ -109,7 +111,12 @@ class PathFollower:
             self._warnings.warn('path_flip', lambda: (
                 f'path of {len(points)} poses: the joint limits forced {plan.flips} elbow '
                 f'flip(s) and {plan.unwound} full-turn unwinding(s)'))
-        self._output.follow(plan, config.joint_names)
+        timed = self._output.follow(plan, config.joint_names)
+        if timed is not None and timed.retimed:
+            counters.paths_retimed += 1
+            self._warnings.warn('path_retimed', lambda: (
+                f"path of {len(points)} poses: its stamps ask for more than the joints' limits "
+                f'allow; stretched {timed.stretch:.3g} times'))
         if not self._output.playing:  # sent whole: the arm's goal is its last point
             self._moved((float(plan.positions[-1, 0]), float(plan.positions[-1, 1])))
 
