@@ -31,7 +31,7 @@ import os
 import tempfile
 import time
 
-from geometry_msgs.msg import PoseStamped
+from geometry_msgs.msg import PointStamped, PoseStamped
 from nav_msgs.msg import Path
 import pytest
 from ros_harness import LaunchProcess, Probe, unique_name
@@ -77,6 +77,9 @@ class ControlledArm:
         self.command_sub = node.create_subscription(kind, self.topic, self._on_command, 1000)
         self._command_pub = node.create_publisher(kind, self.topic, 10)
         self.path_pub = node.create_publisher(Path, f'{self.namespace}/path', 10)
+        self.reached = []  # the node's reached messages, in order
+        node.create_subscription(PointStamped, f'{self.namespace}/reached',
+                                 self.reached.append, 100)
         self._clients = {}
         try:
             self.wait_until_active(self.controller, 'joint_state_broadcaster')
@@ -129,6 +132,17 @@ class ControlledArm:
             states = self.controllers()
             return all(states.get(name) == 'active' for name in names)
         assert self.probe.spin_until(active, timeout), f'controllers not active: {states}'
+
+    def switch(self, activate=(), deactivate=()):
+        """Activate and deactivate controllers (strict: all or nothing)."""
+        from controller_manager_msgs.srv import SwitchController
+        client = self._client(SwitchController, 'switch_controller')
+        request = SwitchController.Request(activate_controllers=list(activate),
+                                           deactivate_controllers=list(deactivate),
+                                           strictness=SwitchController.Request.STRICT)
+        future = client.call_async(request)
+        assert self.probe.spin_until(future.done, 15.0), 'switch_controller did not answer'
+        assert future.result().ok, f'switch_controller refused {request}'
 
     def _client(self, kind, service):
         if service not in self._clients:

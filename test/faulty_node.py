@@ -38,7 +38,7 @@ def _faulty(method, trigger):
 
 node.TwoBoneIKNode._solve = _faulty(node.TwoBoneIKNode._solve, lambda x, y, stamp: x == 123.0)
 paths.PathFollower._follow = _faulty(paths.PathFollower._follow,
-                                     lambda points, stamps: len(points) == 3)
+                                     lambda points, stamps, stamp: len(points) == 3)
 node.TwoBoneIKNode._on_set_parameters = _faulty(
     node.TwoBoneIKNode._on_set_parameters,
     lambda parameters: any(p.name == 'frame_prefix' and p.value == 'boom/' for p in parameters))

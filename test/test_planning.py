@@ -153,3 +153,15 @@ def test_a_retarget_continues_from_the_move_under_way():
     tracker.measure((3.0, 3.0), None)
     state = tracker.state(later + int(third.duration * 0.5e9))
     assert state.position == (3.0, 3.0)
+
+
+def test_a_move_planned_again_from_a_later_start_continues_the_one_sent():
+    """What the output does when a trajectory was made too late for its start."""
+    tracker = ArmTracker(Planner(LIMITS))
+    tracker.measure((0.0, 0.0), None)
+    sent = tracker.move((2.0, -1.0), now_ns=0)
+    tracker.measure(sent.at(0.29).position, None)  # the arm follows it
+    late = tracker.move((-1.0, 0.5), now_ns=300_000_000)
+    tracker.undo()  # not sent: the first move is still what the arm does
+    again = tracker.move((-1.0, 0.5), now_ns=310_000_000)
+    assert again.start == sent.at(0.31) and again.start != late.at(0.01)

@@ -40,7 +40,7 @@ from __future__ import annotations
 from array import array
 import math
 import time
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple, TypeVar
 
 import numpy as np
 from rclpy.node import Node
@@ -48,9 +48,12 @@ from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+from twobone_ik_ros.arm.arrival import Arrival, Warn
 from twobone_ik_ros.arm.commands import duration, joint_trajectory
+from twobone_ik_ros.arm.feedback import ArmReport
 from twobone_ik_ros.arm.motion import Angles, move_time, PathPlan
-from twobone_ik_ros.arm.path_timing import PathMotion, start_path, time_poses
+from twobone_ik_ros.arm.path_timing import (
+    load_path_timing, PathMotion, start_path, time_poses)
 from twobone_ik_ros.arm.planning import Limits, Planner, Timed
 from twobone_ik_ros.arm.tracking import ArmTracker
 from twobone_ik_ros.arm.trajectory_wire import TrajectoryWriter
@@ -61,17 +64,29 @@ from twobone_ik_ros.ros.wire import SerializedMessage
 #: How far ahead a joint_trajectory move starts (its stamp): a DDS hop and a
 #: controller period, so that the controller has it before it begins.
 START_DELAY_NS = 20_000_000
+#: A trajectory made later than this before its start is planned again from
+#: a later one (``_publish_timed``), at most ``PLAN_ATTEMPTS`` times.
+LATE_MARGIN_NS = 5_000_000
+PLAN_ATTEMPTS = 3
 #: How often a path played back on joint_states or commands is sampled.
 PLAYBACK_RATE_HZ = 50.0
 QUEUE_DEPTH = 10
+AnyTimed = TypeVar('AnyTimed', bound=Timed)
 
 
 class ArmOutput:
     """Publishers (and the arm's state) of the node's current ``output`` mode."""
 
-    def __init__(self, node: Node, config: IKConfig, moved: Callable[[Angles], None]) -> None:
-        """Nothing is created until ``configure``; ``moved`` hears each position played back."""
+    def __init__(self, node: Node, config: IKConfig, moved: Callable[[Angles], None],
+                 warn: Warn) -> None:
+        """
+        Nothing is created until ``configure``; ``moved`` hears each position played back.
+
+        ``warn(key, describe)`` is a throttled warning (moves that failed, a
+        stale arm state: ``arrival``).
+        """
         self._node = node
+        self.arrival = Arrival(node, warn)
         self._moved = moved
         self._output: Optional[Output] = None
         self._publisher: Any = None
@@ -103,13 +118,22 @@ class ArmOutput:
         """Return the arm's last measured angles (controller outputs; None before any)."""
         return self._tracker.measured
 
-    @property
-    def state_text(self) -> str:
-        """Return the arm's measured angles for diagnostics ('none yet'; '' for a display)."""
+    def report(self) -> Optional[ArmReport]:
+        """Return the arm's state and moves for diagnostics (None for a display)."""
         if self._output is None or not self._output.drives_controller:
-            return ''
+            return None
         measured = self.measured
-        return 'none yet' if measured is None else f'{measured[0]!r} {measured[1]!r}'
+        return self.arrival.report(
+            'none yet' if measured is None else f'{measured[0]!r} {measured[1]!r}')
+
+    def poll(self) -> None:
+        """Time out moves and the arm's state (the node's housekeeping calls it)."""
+        if self.arrival.poll():
+            self._tracker.forget_measurement()  # plan from the commands until states return
+
+    def _sent(self, stamp: Any, goal: Angles, seconds: float) -> None:
+        """Record a move sent now, due in ``seconds``, answering the target stamped ``stamp``."""
+        self.arrival.sent(stamp, goal, seconds, self._publisher.get_subscription_count() > 0)
 
     def configure(self, config: IKConfig) -> None:
         """Make ``config``'s output the one in force (new entities only when it changed)."""
@@ -127,6 +151,7 @@ class ArmOutput:
             self._trajectory_wire = writer if writer.usable else None
             self._state_names, self._state_index = None, None
             self._tracker.forget()
+        self.arrival.configure(config, config.output.drives_controller)
         if config.output is self._output:
             return
         self.stop_playback()
@@ -147,6 +172,7 @@ class ArmOutput:
         self._publisher = node.create_publisher(message_type, config.output.topic, QUEUE_DEPTH,
                                                 event_callbacks=QUIET_PUBLISHER)
         if config.output.drives_controller:
+            load_path_timing()  # now, not in the first path's callback (see path_timing)
             # best effort takes both reliable and best-effort publishers of the state
             self._state_subscription = node.create_subscription(
                 JointState, 'joint_states', self._on_joint_state, qos_profile_sensor_data,
@@ -181,11 +207,13 @@ class ArmOutput:
         """
         config = self._config
         assert config is not None
-        if self._tracker.move((theta1, theta2), time.monotonic_ns()) is None:
+        motion = self._tracker.move((theta1, theta2), time.monotonic_ns())
+        if motion is None:
             self._stop_stream()
             self._publish_command(theta1, theta2)
         else:
             self._start_stream(config)
+        self._sent(stamp, (theta1, theta2), 0.0 if motion is None else motion.duration)
 
     def _start_stream(self, config: IKConfig) -> None:
         """Stream the tracker's move at ``command_rate`` (a stream under way goes on)."""
@@ -225,12 +253,37 @@ class ArmOutput:
         """Publish the move to the solution as one trajectory, stamped with its start."""
         config = self._config
         assert config is not None
-        begin = self._node.get_clock().now().nanoseconds + START_DELAY_NS
-        motion = self._tracker.move((theta1, theta2), begin)
+        goal = (theta1, theta2)
+        motion = self._publish_timed(lambda begin: self._tracker.move(goal, begin), config)
         if motion is None:
-            self._send_point(theta1, theta2, start, config)
-            return
-        self._publisher.publish(self._trajectory(motion, config, begin))
+            seconds = self._send_point(theta1, theta2, start, config)
+        else:
+            seconds = START_DELAY_NS / 1e9 + motion.duration
+        self._sent(stamp, goal, seconds)
+
+    def _publish_timed(self, plan: Callable[[int], Optional[AnyTimed]],
+                       config: IKConfig) -> Optional[AnyTimed]:
+        """
+        Publish ``plan(begin)`` as a trajectory stamped ``begin``, ``START_DELAY_NS`` ahead.
+
+        Planned again from a later start when making the message took the
+        node past ``begin - LATE_MARGIN_NS`` (a collector pass, a busy
+        machine): the controller jumps a trajectory whose start has passed to
+        where it should be by then.  ``plan`` records the motion in the
+        tracker; a motion not sent is undone there.  None when ``plan`` is.
+        """
+        clock = self._node.get_clock()
+        for attempt in range(PLAN_ATTEMPTS):
+            begin = clock.now().nanoseconds + START_DELAY_NS
+            motion = plan(begin)
+            if motion is None:
+                return None
+            message = self._trajectory(motion, config, begin)
+            if clock.now().nanoseconds <= begin - LATE_MARGIN_NS or attempt + 1 == PLAN_ATTEMPTS:
+                break
+            self._tracker.undo()
+        self._publisher.publish(message)
+        return motion
 
     def _trajectory(self, motion: Timed, config: IKConfig, start_ns: int) -> Any:
         """Return the move's points as a message (bytes when the writer is usable)."""
@@ -246,9 +299,9 @@ class ArmOutput:
         return msg
 
     def _send_point(self, theta1: float, theta2: float, start: Optional[Angles],
-                    config: IKConfig) -> None:
+                    config: IKConfig) -> float:
         """
-        Send the solution as one point, timed by the velocity limit.
+        Send the solution as one point, timed by the velocity limit; return its seconds.
 
         Only before the arm's state is known (no joint_states yet): nothing to
         plan from.  The controller interpolates from where the arm is.
@@ -260,6 +313,7 @@ class ArmOutput:
                             config.min_move_time)
         point.time_from_start = duration(round(seconds * 1e9))
         self._publisher.publish(self._move)
+        return seconds
 
     def republish(self, position: Angles, stamp: Any) -> None:
         """Publish ``position`` again on joint_states (that output only)."""
@@ -291,21 +345,26 @@ class ArmOutput:
                     if not (math.isfinite(speed[0]) and math.isfinite(speed[1])):
                         speed = None  # joint_state_broadcaster's NaN: no such interface
                 self._tracker.measure((theta1, theta2), speed)
+                self.arrival.heard((theta1, theta2))
 
     # --------------------------------------------------------- paths
 
-    def follow(self, plan: PathPlan, names: Sequence[str]) -> Optional[PathMotion]:
+    def follow(self, plan: PathPlan, names: Sequence[str], stamp: Any) -> Optional[PathMotion]:
         """
         Send a planned path; return it as timed within the limits (None: sent at its own timing).
 
         A controller output whose arm's state is known runs the path as it
         runs a move (``path_timing``: within the limits, from the arm's
         state; a target after it continues from the path's state).
-        Otherwise: one trajectory at the plan's timing, or a playback.
+        Otherwise: one trajectory at the plan's timing, or a playback.  On a
+        controller output the path is one move, answering ``stamp``.
         """
         self.stop_playback()
         motion = self._run_path(plan)
+        goal = (float(plan.positions[-1, 0]), float(plan.positions[-1, 1]))
         if motion is not None:
+            trajectory = self._output is Output.JOINT_TRAJECTORY
+            self._sent(stamp, goal, motion.duration + (START_DELAY_NS / 1e9 if trajectory else 0))
             return motion
         self._stop_stream()
         self._tracker.drop_move()  # the path's own timing drives the arm now
@@ -314,9 +373,11 @@ class ArmOutput:
             self._publisher.publish(
                 wire.write(plan.positions, plan.times_ns) if wire is not None
                 else joint_trajectory(names, plan.positions, plan.times_ns))
-            return None
-        self._playback = (plan.positions, plan.times_ns, time.monotonic_ns())
-        self._playback_timer = self._node.create_timer(1.0 / PLAYBACK_RATE_HZ, self._play)
+        else:
+            self._playback = (plan.positions, plan.times_ns, time.monotonic_ns())
+            self._playback_timer = self._node.create_timer(1.0 / PLAYBACK_RATE_HZ, self._play)
+        if self._output is not None and self._output.drives_controller:
+            self._sent(stamp, goal, float(plan.times_ns[-1]) / 1e9)
         return None
 
     def _run_path(self, plan: PathPlan) -> Optional[PathMotion]:
@@ -326,22 +387,24 @@ class ArmOutput:
         trajectory = self._output is Output.JOINT_TRAJECTORY
         if not (trajectory or self._output is Output.FORWARD_COMMAND):
             return None
-        if self._tracker.measured is None and self._tracker.motion is None:
+        tracker = self._tracker
+        if tracker.measured is None and tracker.motion is None:
             return None
         offsets = (plan.times_ns - plan.times_ns[0]) / 1e9 if plan.stamped else None
-        planner = self._tracker.planner
-        timed = time_poses(plan.positions, offsets, planner.limits)
-        # the arm's state after the timing, which takes milliseconds (a second on the first path)
-        begin = (self._node.get_clock().now().nanoseconds + START_DELAY_NS if trajectory
-                 else time.monotonic_ns())
-        motion = start_path(timed, self._tracker.state(begin), planner)
-        if motion is None:
-            return None
-        self._tracker.run(motion, begin)
+        timed = time_poses(plan.positions, offsets, tracker.planner.limits)
+
+        def start(begin: int) -> Optional[PathMotion]:
+            # the arm's state after the timing, which takes milliseconds
+            motion = start_path(timed, tracker.state(begin), tracker.planner)
+            if motion is not None:
+                tracker.run(motion, begin)
+            return motion
+
         if trajectory:
             self._stop_stream()
-            self._publisher.publish(self._trajectory(motion, config, begin))
-        else:
+            return self._publish_timed(start, config)
+        motion = start(time.monotonic_ns())
+        if motion is not None:
             self._start_stream(config)
         return motion
 
@@ -372,7 +435,10 @@ class ArmOutput:
         if index < 0:
             return
         theta1, theta2 = float(positions[index, 0]), float(positions[index, 1])
-        self.send(theta1, theta2, self._node.get_clock().now().to_msg(), None)
+        if self._output is Output.FORWARD_COMMAND:  # the path's own timing: no move planned
+            self._publish_command(theta1, theta2)
+        else:
+            self._send_joint_state(theta1, theta2, self._node.get_clock().now().to_msg(), None)
         self._moved((theta1, theta2))
         if index == len(times_ns) - 1:
             self.stop_playback()

@@ -42,14 +42,15 @@ so with a jerk limit the acceleration steps there (inside, the jerk limit
 holds).  When the arm is not
 at rest on the first pose, a ``planning`` move takes it there first.
 
-toppra is imported on the first path, not with the node: it loads scipy and
-matplotlib, over a second on a cold start.
+toppra is imported by ``load_path_timing``, which the node calls when it
+drives a controller (it loads scipy and matplotlib: over a second on a cold
+start), not with the package: a display node does without it.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, List, NamedTuple, Optional, Tuple
+from typing import Any, NamedTuple, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -59,6 +60,10 @@ from twobone_ik_ros.arm.planning import Angles, ArmState, Limits, Motion, Planne
 #: toppra's trajectory is sampled this often for the spline: finer follows
 #: toppra more closely but rings more where its acceleration switches.
 SAMPLE_S = 0.02
+#: toppra's grid: twice the poses, within these bounds.  Its cost grows with
+#: the grid (a path of 10 000 poses would take seconds at 20 000 points); the
+#: exact stretch makes up for a coarse grid's optimism.
+MAX_GRID_POINTS = 1000
 #: Poses closer than this (rad, largest joint) are one pose: a spline
 #: through two poses at one place has no direction there.
 SAME_POSE = 1e-9
@@ -68,6 +73,12 @@ ON_POSE = 1e-6
 #: A stretch closer to 1 than this is rounding, not a retiming.
 RETIME_TOLERANCE = 1e-9
 _NS = 1_000_000_000
+
+
+def load_path_timing() -> None:
+    """Import what timing a path needs (toppra, scipy's splines) ahead of the first path."""
+    import scipy.interpolate  # noqa: F401
+    import toppra  # noqa: F401
 
 
 class PathMotion:
@@ -247,27 +258,25 @@ def _toppra_trajectory(pts: npt.NDArray[np.float64], limits: Limits) -> Any:
     toppra.setup_logging('WARNING')
     steps = np.abs(np.diff(pts, axis=0)).max(axis=1)
     along = np.concatenate(([0.0], np.cumsum(steps)))
-    path = toppra.SplineInterpolator(along / along[-1], pts, bc_type='clamped')
+    path = toppra.SplineInterpolator(along, pts)
     velocity = np.array([[-limits.velocity, limits.velocity]] * 2)
     acceleration = np.array([[-limits.acceleration, limits.acceleration]] * 2)
     solver = algorithm.TOPPRA(
         [constraint.JointVelocityConstraint(velocity),
          constraint.JointAccelerationConstraint(acceleration)],
-        path, parametrizer='ParametrizeSpline', gridpt_min_nb_points=max(100, 2 * len(pts)))
+        path, parametrizer='ParametrizeSpline',
+        gridpt_min_nb_points=min(MAX_GRID_POINTS, max(100, 2 * len(pts))))
     trajectory = solver.compute_trajectory(0.0, 0.0)
     if trajectory is None:
         raise RuntimeError('toppra found no parameterisation of the path')
     return trajectory
 
 
-def _distinct(pts: npt.NDArray[np.float64]) -> List[int]:
+def _distinct(pts: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
     """Return the indices of the poses that differ from the pose before (the first always)."""
-    keep = [0]
-    for i in range(1, pts.shape[0]):
-        if np.abs(pts[i] - pts[keep[-1]]).max() > SAME_POSE:
-            keep.append(i)
-    if keep[-1] != pts.shape[0] - 1:
-        keep[-1] = pts.shape[0] - 1  # end exactly on the last pose
+    moved = np.abs(np.diff(pts, axis=0)).max(axis=1) > SAME_POSE
+    keep = np.flatnonzero(np.concatenate(([True], moved)))
+    keep[-1] = pts.shape[0] - 1  # end exactly on the last pose
     return keep
 
 

@@ -49,6 +49,7 @@ class ArmTracker:
         self.planner = planner
         self.motion: Optional[Timed] = None
         self.started_ns = 0
+        self._before: Tuple[Optional[Timed], int] = (None, 0)
         self.measured: Optional[Angles] = None
         self.measured_velocity: Optional[Angles] = None
 
@@ -60,13 +61,22 @@ class ArmTracker:
         """Drop the measurement and the move (another arm, or another output)."""
         self.motion, self.measured, self.measured_velocity = None, None, None
 
+    def forget_measurement(self) -> None:
+        """Drop the measurement (stale): moves start from the commands until the next one."""
+        self.measured, self.measured_velocity = None, None
+
     def drop_move(self) -> None:
         """Forget the move (a path, timed on its own, drives the arm now)."""
         self.motion = None
 
     def run(self, motion: Timed, started_ns: int) -> None:
         """Record ``motion`` (a move or a timed path) as the one under way from ``started_ns``."""
+        self._before = (self.motion, self.started_ns)
         self.motion, self.started_ns = motion, started_ns
+
+    def undo(self) -> None:
+        """Forget the motion ``run`` recorded last (not sent): the one before is under way."""
+        self.motion, self.started_ns = self._before
 
     def measure(self, position: Angles, velocity: Optional[Angles]) -> None:
         """Record a measured joint state (``velocity`` None when it carries none)."""

@@ -50,6 +50,9 @@ MIN_MOVE_TIME_RANGE = (1e-3, 60.0)
 MAX_JOINT_ACCELERATION_RANGE = (1e-3, 1000.0)
 MAX_JOINT_JERK_RANGE = (0.0, 100000.0)
 COMMAND_RATE_RANGE = (1.0, 1000.0)
+GOAL_TOLERANCE_RANGE = (1e-9, 1.0)
+GOAL_TIME_TOLERANCE_RANGE = (0.0, 3600.0)
+ARM_STATE_TIMEOUT_RANGE = (0.01, 3600.0)
 
 
 class Output(str, Enum):
@@ -176,6 +179,21 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
                   'until the arm arrives.',
                   f'{COMMAND_RATE_RANGE[0]:g} <= rate <= {COMMAND_RATE_RANGE[1]:g}',
                   limits=COMMAND_RATE_RANGE),
+    ParameterSpec('goal_tolerance', 0.001, 'double',
+                  "Radians (each joint) within which the measured arm has reached a move's end "
+                  '(then "reached" is published).',
+                  f'{GOAL_TOLERANCE_RANGE[0]:g} <= tolerance <= {GOAL_TOLERANCE_RANGE[1]:g}',
+                  limits=GOAL_TOLERANCE_RANGE),
+    ParameterSpec('goal_time_tolerance', 1.0, 'double',
+                  "Seconds after a move's planned end by which the arm must have reached it, "
+                  'else the move failed (timed_out).',
+                  f'{GOAL_TIME_TOLERANCE_RANGE[0]:g} <= time <= {GOAL_TIME_TOLERANCE_RANGE[1]:g}',
+                  limits=GOAL_TIME_TOLERANCE_RANGE),
+    ParameterSpec('arm_state_timeout', 0.5, 'double',
+                  "Seconds without joint_states after which the arm's state is stale: the node "
+                  'warns and plans from its own last command until they come back.',
+                  f'{ARM_STATE_TIMEOUT_RANGE[0]:g} <= time <= {ARM_STATE_TIMEOUT_RANGE[1]:g}',
+                  limits=ARM_STATE_TIMEOUT_RANGE),
 )
 
 SPECS: Dict[str, ParameterSpec] = {spec.name: spec for spec in PARAMETERS}
@@ -208,6 +226,9 @@ class IKConfig:
     max_joint_jerk: float
     min_move_time: float
     command_rate: float
+    goal_tolerance: float
+    goal_time_tolerance: float
+    arm_state_timeout: float
 
     @property
     def r1(self) -> float:
@@ -242,6 +263,9 @@ class IKConfig:
             'max_joint_jerk': self.max_joint_jerk,
             'min_move_time': self.min_move_time,
             'command_rate': self.command_rate,
+            'goal_tolerance': self.goal_tolerance,
+            'goal_time_tolerance': self.goal_time_tolerance,
+            'arm_state_timeout': self.arm_state_timeout,
         }
 
 
@@ -282,7 +306,13 @@ def validate(values: Mapping[str, Any]) -> IKConfig:
         max_joint_jerk=_in_range('max_joint_jerk', values['max_joint_jerk'],
                                  MAX_JOINT_JERK_RANGE),
         min_move_time=_in_range('min_move_time', values['min_move_time'], MIN_MOVE_TIME_RANGE),
-        command_rate=_in_range('command_rate', values['command_rate'], COMMAND_RATE_RANGE))
+        command_rate=_in_range('command_rate', values['command_rate'], COMMAND_RATE_RANGE),
+        goal_tolerance=_in_range('goal_tolerance', values['goal_tolerance'],
+                                 GOAL_TOLERANCE_RANGE),
+        goal_time_tolerance=_in_range('goal_time_tolerance', values['goal_time_tolerance'],
+                                      GOAL_TIME_TOLERANCE_RANGE),
+        arm_state_timeout=_in_range('arm_state_timeout', values['arm_state_timeout'],
+                                    ARM_STATE_TIMEOUT_RANGE))
 
 
 def validate_change(current: Mapping[str, Any], changes: Mapping[str, Any]) -> IKConfig:

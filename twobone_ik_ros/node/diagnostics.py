@@ -33,10 +33,11 @@ node's subscription matched.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from twobone_ik_ros.arm.feedback import ArmReport, FAILURES
 from twobone_ik_ros.solver import Reason
 
 #: The one table of why a target can be rejected, with the text its warning
@@ -123,19 +124,21 @@ class SequenceGaps:
 
 
 def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
-                      parameters: Mapping[str, Any], arm_state: str = '',
+                      parameters: Mapping[str, Any], arm: Optional[ArmReport] = None,
                       internal_errors: int = 0) -> DiagnosticArray:
     """
     One DiagnosticStatus with the counters and the current parameters.
 
-    ``arm_state`` (controller outputs) is the arm's measured position as the
-    node last read it from joint_states, or 'none yet': the first thing to
-    look at when ``closest`` or the move times seem wrong.
+    ``arm`` (controller outputs): the arm's measured position as the node
+    last read it from joint_states (``arm_state``, or 'none yet': the first
+    thing to look at when ``closest`` or the move times seem wrong), the
+    age of that state, and the moves by outcome (``moves.*``).
 
     The level is ERROR from the first internal error on (a callback raised:
     a bug, see ``guard``; the node went on), else WARN when targets were
-    rejected since the previous report (so the warning clears once the bad
-    input stops), OK otherwise.
+    rejected or moves failed since the previous report (so the warning
+    clears once the cause stops), or while the arm's state is stale; OK
+    otherwise.
     """
     status = DiagnosticStatus(name=f'{node_name}: targets', hardware_id=HARDWARE_ID)
     recent = counters.rejected_since_report
@@ -147,6 +150,15 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
         status.level = DiagnosticStatus.WARN
         worst = max(REJECT_REASONS, key=lambda reason: counters.rejected[reason])
         status.message = f'{recent} target(s) rejected since the last report (most: {worst})'
+    elif arm is not None and arm.moves.failed_since_report:
+        status.level = DiagnosticStatus.WARN
+        worst = max(FAILURES, key=lambda reason: arm.moves.failed[reason])
+        status.message = (f'{arm.moves.failed_since_report} move(s) failed since the last '
+                          f'report (most: {worst})')
+    elif arm is not None and arm.stale:
+        status.level = DiagnosticStatus.WARN
+        status.message = (f'no joint_states for {arm.age} s: planning from the last '
+                          'commanded state')
     else:
         status.level = DiagnosticStatus.OK
         status.message = 'solving targets' if counters.received else 'waiting for targets'
@@ -168,8 +180,13 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
         ('paths.flips', counters.path_flips),
         ('paths.retimed', counters.paths_retimed),
     ]
-    if arm_state:
-        values.append(('arm_state', arm_state))
+    if arm is not None:
+        moves = arm.moves
+        values += [('arm_state', arm.position), ('arm_state.age', arm.age),
+                   ('arm_state.stale', arm.stale),
+                   ('moves.sent', moves.sent), ('moves.reached', moves.reached),
+                   ('moves.superseded', moves.superseded)]
+        values += [(f'moves.failed.{reason}', moves.failed[reason]) for reason in FAILURES]
     values += [(f'param.{name}', value) for name, value in parameters.items()]
     status.values = [KeyValue(key=key, value=str(value)) for key, value in values]
     array = DiagnosticArray(status=[status])

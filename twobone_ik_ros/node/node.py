@@ -98,7 +98,7 @@ class TwoBoneIKNode(GuardedNode):
         self._elbow_msg = PointStamped()
         self._frames = TargetFrames(self, lambda: self._config.frame, self.guard.wrap)
         self._robot_model = RobotModelSync(self)
-        self._output = ArmOutput(self, config, self._moved)
+        self._output = ArmOutput(self, config, self._moved, self._warnings.warn)
         self._drawing = ArmDrawing(self, config)
         self._targets = TargetInput(self, config, self._counters, self._frames, self._solve,
                                     self._reject)
@@ -184,14 +184,16 @@ class TwoBoneIKNode(GuardedNode):
             self._next_joint_state = now + period
             self._republish_joint_state()
         self._robot_model.poll()
+        self._output.poll()
         if now >= self._next_diagnostics:
             self._next_diagnostics = now + DIAGNOSTICS_PERIOD_S
             self._diag_pub.publish(build_diagnostics(
                 self.get_fully_qualified_name().lstrip('/'), self.get_clock().now().to_msg(),
                 self._counters,
                 dict(self._config.as_parameters(), robot_description=self._robot_model.state),
-                self._output.state_text, self.guard.count))
+                self._output.report(), self.guard.count))
             self._counters.rejected_since_report = 0
+            self._output.arrival.ledger.counters.failed_since_report = 0
 
     def _republish_joint_state(self) -> None:
         """Publish the current solution again, stamped now (see the module docstring)."""

@@ -62,6 +62,7 @@ class PathFollower:
         self._start = start
         self._moved = moved
         self._reader = PathReader()
+        self._node = node
         node.create_subscription(Path, 'path', self.on_path, QUEUE_DEPTH,
                                  event_callbacks=QUIET_SUBSCRIPTION, raw=True)
 
@@ -84,16 +85,19 @@ class PathFollower:
         sec, nanosec, frame = path.frame_header()
         points, stamps = path.points, path.stamps_ns
         config = self._config
+        # what reached answers with: the path's stamp, else (none given) when it came
+        stamp = Time(sec=sec, nanosec=nanosec) if sec or nanosec else \
+            self._node.get_clock().now().to_msg()
         if frame and frame != config.frame:
             def use(transform: Any) -> None:
                 xs, ys = apply_transform(transform, points[:, 0], points[:, 1], points[:, 2])
-                self._follow(np.column_stack((xs, ys)), stamps)
+                self._follow(np.column_stack((xs, ys)), stamps, stamp)
             header = Header(stamp=Time(sec=sec, nanosec=nanosec), frame_id=frame)
             self._frames.handle(header, config.transform_timeout, use, self._reject, 'path')
             return
-        self._follow(points[:, :2], stamps)
+        self._follow(points[:, :2], stamps, stamp)
 
-    def _follow(self, points: np.ndarray, stamps: np.ndarray) -> None:
+    def _follow(self, points: np.ndarray, stamps: np.ndarray, stamp: Time) -> None:
         config = self._config
         plan = plan_path(config.solver, points, stamps, self._start(),
                          config.max_joint_velocity, config.min_move_time)
@@ -111,7 +115,7 @@ class PathFollower:
             self._warnings.warn('path_flip', lambda: (
                 f'path of {len(points)} poses: the joint limits forced {plan.flips} elbow '
                 f'flip(s) and {plan.unwound} full-turn unwinding(s)'))
-        timed = self._output.follow(plan, config.joint_names)
+        timed = self._output.follow(plan, config.joint_names, stamp)
         if timed is not None and timed.retimed:
             counters.paths_retimed += 1
             self._warnings.warn('path_retimed', lambda: (

@@ -1,0 +1,166 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Knowing that the arm got there (issue 20, topic outputs), on the real controllers.
+
+``control.launch.py`` for real: every target of a sequence is answered by
+exactly one ``reached`` with its stamp; a target replaced before the arm
+got there gets none; a deactivated controller (``switch_controller``) makes
+moves time out, and they are reached again once it is active; a stopped
+joint_state_broadcaster makes the arm's state stale in diagnostics within
+twice ``arm_state_timeout``.  The counters add up in every test:
+``moves.sent == reached + superseded + failed``.
+"""
+
+import math
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+from twobone_ik_ros.arm.feedback import FAILURES
+from twobone_ik_ros.solver import forward
+
+pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TARGETS = [(1.2, 0.9), (-0.4, 1.3), (1.5, -0.6), (0.3, -1.2)]
+FAST = {'max_joint_velocity': 3.0, 'max_joint_acceleration': 20.0}
+
+
+def reached_stamps(arm, since=0):
+    return [m.header.stamp.sec for m in arm.reached[since:]]
+
+
+def counters(arm):
+    """Return the moves.* counters of a fresh diagnostics message, as ints."""
+    values = arm.probe.latest_diagnostics()[1]
+    moves = {key[len('moves.'):]: int(value) for key, value in values.items()
+             if key.startswith('moves.')}
+    failed = sum(moves[f'failed.{reason}'] for reason in FAILURES)
+    return moves, failed, values
+
+
+def wait_for_reached(arm, stamp_id, timeout=20.0):
+    assert arm.probe.spin_until(lambda: stamp_id in reached_stamps(arm), timeout), \
+        (stamp_id, reached_stamps(arm))
+    return next(m for m in arm.reached if m.header.stamp.sec == stamp_id)
+
+
+def assert_adds_up(arm):
+    """Wait until no move is under way; then every move sent ended in one outcome."""
+    def settled():
+        moves, failed, _ = counters(arm)
+        return moves['sent'] == moves['reached'] + moves['superseded'] + failed
+    assert arm.probe.spin_until(settled, 15.0), counters(arm)[0]
+
+
+@pytest.mark.parametrize('output', ['joint_trajectory', 'forward_command'])
+def test_every_target_is_reached_once_with_its_stamp_and_a_replaced_one_not(
+        controlled_arm, output):
+    arm = controlled_arm(output, FAST, arguments=['rviz:=false'])
+    # the controller has matched the node's command writer (a target sent before it had
+    # went nowhere: timed out, or superseded when reach sends it again)
+    arm.reach(0.9, 0.4)
+    assert_adds_up(arm)
+    before, failed_before, _ = counters(arm)
+    first = len(arm.reached)
+    for i, (x, y) in enumerate(TARGETS, start=1001):
+        arm.probe.send(x, y, frame_id='', stamp_id=i)
+        message = wait_for_reached(arm, i)
+        assert message.header.frame_id == f'{arm.name}/base_link'  # control.launch's prefix
+        tolerance = (arm.r1 + arm.r2) * 0.001 * 2  # goal_tolerance 0.001 rad on each joint
+        assert math.dist((message.point.x, message.point.y), (x, y)) <= tolerance
+    arm.probe.spin_for(0.5)
+    assert reached_stamps(arm, first) == list(range(1001, 1001 + len(TARGETS)))
+    # replaced on the way: the first gets nothing, the second its reached
+    arm.probe.send(-1.0, 0.8, frame_id='', stamp_id=2001)
+    arm.probe.spin_for(0.1)
+    arm.probe.send(1.1, 0.2, frame_id='', stamp_id=2002)
+    wait_for_reached(arm, 2002)
+    arm.probe.spin_for(0.5)
+    assert 2001 not in reached_stamps(arm)
+    assert_adds_up(arm)
+    moves, failed, _ = counters(arm)
+    assert moves['sent'] - before['sent'] == len(TARGETS) + 2, (before, moves)
+    assert moves['reached'] - before['reached'] == len(TARGETS) + 1, (before, moves)
+    assert moves['superseded'] - before['superseded'] == 1, (before, moves)
+    assert failed == failed_before, (before, moves)
+    assert arm.interrupt() == 0, arm.launch.output()
+
+
+def test_a_deactivated_controller_times_moves_out_until_it_is_active_again(controlled_arm):
+    arm = controlled_arm('joint_trajectory', dict(FAST, goal_time_tolerance=0.5),
+                         arguments=['rviz:=false'])
+    arm.reach(0.9, 0.4)
+    arm.switch(deactivate=[arm.controller])
+    arm.probe.send(1.2, 0.9, frame_id='', stamp_id=3001)
+
+    def timed_out():
+        return counters(arm)[0]['failed.timed_out'] >= 1
+    assert arm.probe.spin_until(timed_out, 15.0), counters(arm)[0]
+    assert 3001 not in reached_stamps(arm)
+    arm.switch(activate=[arm.controller])
+    arm.probe.send(-0.4, 1.3, frame_id='', stamp_id=3002)
+    wait_for_reached(arm, 3002)
+    assert_adds_up(arm)
+    assert arm.interrupt() == 0, arm.launch.output()
+
+
+def test_a_silent_arm_is_stale_within_twice_the_timeout_and_fresh_when_it_speaks(
+        controlled_arm):
+    timeout = 1.5
+    arm = controlled_arm('joint_trajectory', dict(FAST, arm_state_timeout=timeout,
+                                                  goal_time_tolerance=30.0),
+                         arguments=['rviz:=false'])
+    arm.reach(0.9, 0.4)
+    arm.switch(deactivate=['joint_state_broadcaster'])
+    stopped = time.monotonic()
+
+    def stale():
+        status, values = arm.probe.latest_diagnostics()
+        return values['arm_state.stale'] == 'True' and status.level == status.WARN
+    assert arm.probe.spin_until(stale, 10.0)
+    assert time.monotonic() - stopped <= 2 * timeout
+    # planned from the commands meanwhile: a target is still commanded
+    sent = len(arm.commands)
+    arm.probe.send(1.2, 0.9, frame_id='', stamp_id=4001)
+    assert arm.probe.spin_until(lambda: len(arm.commands) > sent, 10.0)
+    arm.switch(activate=['joint_state_broadcaster'])
+    assert arm.probe.spin_until(
+        lambda: arm.probe.latest_diagnostics()[1]['arm_state.stale'] == 'False', 10.0)
+    wait_for_reached(arm, 4001)  # the arm went there all along; now it is heard again
+    _, (x, y) = forward(arm.r1, arm.r2, *arm.measured())
+    assert math.dist((x, y), (1.2, 0.9)) < 1e-6
+    assert_adds_up(arm)
+    assert arm.interrupt() == 0, arm.launch.output()
+    assert 'no joint_states for' in arm.launch.output()
+
+
+def test_the_readme_example_waits_for_the_arm(controlled_arm, tmp_path):
+    readme = open(os.path.join(ROOT, 'README.md')).read()
+    block = readme.split('<!-- wait-for-arm -->')[1].split('<!-- /wait-for-arm -->')[0]
+    script = tmp_path / 'wait_for_arm.py'
+    script.write_text(block.split('```python')[1].split('```')[0])
+    arm = controlled_arm('joint_trajectory', FAST, arguments=['rviz:=false'])
+    arm.reach(0.9, 0.4)
+    done = subprocess.run([sys.executable, str(script), '--ros-args', '-r',
+                           f'__ns:={arm.namespace}'], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    x, y = map(float, done.stdout.split()[1:3])
+    assert math.dist((x, y), (1.2, 0.4)) <= (arm.r1 + arm.r2) * 0.002
+    assert arm.interrupt() == 0, arm.launch.output()

@@ -1,0 +1,59 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Every move ends in exactly one outcome (``arm/feedback``), without ROS."""
+
+import random
+
+from twobone_ik_ros.arm.feedback import ARRIVAL_SLACK_NS, MoveLedger
+
+
+def ended(ledger):
+    counters = ledger.counters
+    return counters.reached + counters.superseded + counters.failed_total
+
+
+def test_reached_superseded_no_controller_timed_out():
+    ledger = MoveLedger()
+    ledger.sent('a', (1.0, 2.0), end_ns=ARRIVAL_SLACK_NS + 90, deadline_ns=10**9,
+                listened=True)
+    assert ledger.measured((1.0, 2.0), 0.001, now_ns=89) is None  # sooner than it can be
+    assert ledger.measured((1.0005, 2.0), 0.001, now_ns=90).stamp == 'a'
+    assert ledger.measured((1.0, 2.0), 0.001, now_ns=91) is None  # once only
+    ledger.sent('b', (0.0, 0.0), end_ns=0, deadline_ns=200, listened=True)
+    ledger.sent('c', (0.5, 0.5), end_ns=0, deadline_ns=300, listened=True)  # b superseded
+    assert ledger.measured((0.0, 0.0), 0.001, now_ns=100) is None  # b's end is not c's
+    assert ledger.poll(300) is None and ledger.poll(301).stamp == 'c'
+    ledger.sent('d', (0.5, 0.5), end_ns=0, deadline_ns=400, listened=False)
+    assert ledger.pending is None
+    counters = ledger.counters
+    assert (counters.sent, counters.reached, counters.superseded) == (4, 1, 1)
+    assert counters.failed == {'no_controller': 1, 'rejected': 0, 'aborted': 0,
+                               'timed_out': 1}
+
+
+def test_the_counters_add_up_whatever_happens():
+    rng = random.Random(20)
+    ledger = MoveLedger()
+    for step in range(10_000):
+        event = rng.random()
+        if event < 0.4:
+            end = step + rng.randint(-50, 50)
+            ledger.sent(step, (rng.random(), rng.random()), end, end + rng.randint(0, 50),
+                        rng.random() < 0.9)
+        elif event < 0.8:
+            ledger.measured((rng.random(), rng.random()), 0.3, step + ARRIVAL_SLACK_NS)
+        else:
+            ledger.poll(step)
+        assert ledger.counters.sent == ended(ledger) + (ledger.pending is not None)

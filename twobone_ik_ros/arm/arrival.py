@@ -1,0 +1,130 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Whether the arm got there, and whether the node still hears it.
+
+The ROS side of ``feedback``: ``outputs`` tells it each move it sends and
+each joint state it reads; it publishes ``reached`` (geometry_msgs/
+PointStamped: the tool position from the forward kinematics of the measured
+angles, in the base frame, stamped with the target's or path's header stamp)
+once per move the arm reached, counts the moves (``feedback.MoveLedger``),
+and watches the age of the arm's state: joint states older than
+``arm_state_timeout`` make it *stale* (warned, throttled; the tracker then
+plans from the node's own commands) until one comes again.  ``poll`` runs
+from the node's housekeeping timer.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Optional
+
+from geometry_msgs.msg import PointStamped
+from rclpy.node import Node
+from twobone_ik_ros.arm.feedback import Angles, ArmReport, MoveLedger
+from twobone_ik_ros.model.parameters import IKConfig
+from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
+from twobone_ik_ros.solver import forward
+
+Warn = Callable[[str, Callable[[], str]], None]
+_NS = 1_000_000_000
+
+
+class Arrival:
+    """Moves sent, the arm's joint states heard, ``reached`` published."""
+
+    def __init__(self, node: Node, warn: Warn) -> None:
+        """Publish on ``node`` once ``configure`` says a controller is driven."""
+        self._node = node
+        self._warn = warn
+        self._config: Optional[IKConfig] = None
+        self._publisher: Any = None
+        self._message = PointStamped()
+        self.ledger = MoveLedger()
+        self.heard_ns: Optional[int] = None  # monotonic time of the last joint state
+        self.stale = False
+
+    def configure(self, config: IKConfig, drives_controller: bool) -> None:
+        """Use ``config``'s tolerances, arm and frame; ``reached`` only for a controller."""
+        self._config = config
+        self._message.header.frame_id = config.frame
+        if drives_controller and self._publisher is None:
+            self._publisher = self._node.create_publisher(PointStamped, 'reached', 10,
+                                                          event_callbacks=QUIET_PUBLISHER)
+        elif not drives_controller and self._publisher is not None:
+            self._node.destroy_publisher(self._publisher)
+            self._publisher = None
+            self.ledger.pending = None
+            self.heard_ns, self.stale = None, False
+
+    def sent(self, stamp: Any, goal: Angles, seconds: float, listened: bool) -> None:
+        """Record a move sent now that should end ``seconds`` from now (its planned duration)."""
+        config = self._config
+        assert config is not None
+        end = time.monotonic_ns() + round(seconds * _NS)
+        self.ledger.sent(stamp, goal, end, end + round(config.goal_time_tolerance * _NS), listened)
+        if not listened:
+            self._warn('no_controller', lambda: (
+                'a move went nowhere: nothing subscribes to the command topic (is the '
+                'controller loaded and its topic remapped with controller:=?)'))
+
+    def heard(self, position: Angles) -> None:
+        """Take a measured joint state: fresh again if stale; ``reached`` if a move ended."""
+        self.heard_ns = now = time.monotonic_ns()
+        if self.stale:
+            self.stale = False
+            self._node.get_logger().info('joint_states are back: planning from them again')
+        config = self._config
+        assert config is not None
+        move = self.ledger.measured(position, config.goal_tolerance, now)
+        if move is None or self._publisher is None:
+            return
+        message = self._message
+        message.header.stamp = move.stamp
+        _, (message.point.x, message.point.y) = forward(config.solver.r1, config.solver.r2,
+                                                        position[0], position[1])
+        self._publisher.publish(message)
+
+    def poll(self) -> bool:
+        """
+        Time moves out and the arm's state, now; return True when the state just went stale.
+
+        A stale state warns every time it is polled (the warning is throttled).
+        """
+        config = self._config
+        if config is None or self._publisher is None:
+            return False
+        now = time.monotonic_ns()
+        late = self.ledger.poll(now)
+        if late is not None:
+            self._warn('timed_out', lambda: (
+                f'a move to {late.goal[0]:.6g} {late.goal[1]:.6g} was not reached within '
+                f'its planned time + goal_time_tolerance ({config.goal_time_tolerance:g} s)'))
+        heard = self.heard_ns
+        if heard is None or now - heard <= config.arm_state_timeout * _NS:
+            return False
+        age = (now - heard) / _NS
+        self._warn('arm_state_stale', lambda: (
+            f'no joint_states for {age:.3g} s (arm_state_timeout {config.arm_state_timeout:g} '
+            's): planning from the last commanded state'))
+        went_stale = not self.stale
+        self.stale = True
+        return went_stale
+
+    def report(self, position: str) -> ArmReport:
+        """Return what diagnostics show, with ``position`` the measured angles as text."""
+        heard = self.heard_ns
+        age = 'none yet' if heard is None else f'{(time.monotonic_ns() - heard) / _NS:.3f}'
+        return ArmReport(position, age, self.stale, self.ledger.counters)
