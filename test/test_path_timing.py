@@ -25,7 +25,8 @@ import math
 import numpy as np
 import pytest
 from test_planning import interpolated, JERK_LIMITS, LIMITS
-from twobone_ik_ros.arm.path_timing import _toppra_trajectory, spline_peaks, time_path
+from twobone_ik_ros.arm.path_timing import (
+    _toppra_trajectory, spline_peaks, start_path, time_poses)
 from twobone_ik_ros.arm.planning import ArmState, Planner
 
 _S = np.linspace(0.0, 1.0, 50)
@@ -38,6 +39,11 @@ PATHS = {
                                0.5 * np.sin(np.linspace(0, 2 * np.pi, 200)))),
     'random walk': np.cumsum(_RNG.normal(0.0, 0.05, (100, 2)), axis=0),
 }
+
+
+def time_path(positions, offsets_s, start, planner):
+    """Time the poses, then run them from ``start``: the node's two steps (``outputs``)."""
+    return start_path(time_poses(positions, offsets_s, planner.limits), start, planner)
 
 
 def check_followed_within(motion, limits, jerk):

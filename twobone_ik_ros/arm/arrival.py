@@ -124,7 +124,9 @@ class Arrival:
         return went_stale
 
     def report(self, position: str) -> ArmReport:
-        """Return what diagnostics show, with ``position`` the measured angles as text."""
+        """Return what diagnostics show, ``position`` the measured angles as text; a new period."""
         heard = self.heard_ns
         age = 'none yet' if heard is None else f'{(time.monotonic_ns() - heard) / _NS:.3f}'
-        return ArmReport(position, age, self.stale, self.ledger.counters)
+        counters = self.ledger.counters
+        recent, counters.failed_since_report = counters.failed_since_report, 0
+        return ArmReport(position, age, self.stale, counters, recent)

@@ -80,6 +80,8 @@ class ArmReport(NamedTuple):
     age: str  # seconds since the last joint state, or 'none yet'
     stale: bool
     moves: MoveCounters
+    #: moves that failed since the previous report (the report starts the count again)
+    failed_recently: int
 
 
 class MoveLedger:

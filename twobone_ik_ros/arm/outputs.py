@@ -110,6 +110,7 @@ class ArmOutput:
         self._command_wire = _usable(SerializedMessage(self._command, _fill_command, False))
         self._playback: Optional[Tuple[np.ndarray, np.ndarray, int]] = None
         self._playback_timer: Any = None
+        self._listened = False  # something subscribes to the command (``poll``)
         #: publishes one solution: (theta1, theta2, stamp, start of the move or None)
         self.send: Callable[[float, float, Any, Optional[Angles]], None] = self._send_nothing
 
@@ -127,13 +128,26 @@ class ArmOutput:
             'none yet' if measured is None else f'{measured[0]!r} {measured[1]!r}')
 
     def poll(self) -> None:
-        """Time out moves and the arm's state (the node's housekeeping calls it)."""
+        """
+        Time out moves and the arm's state; see who listens (the node's housekeeping calls it).
+
+        Whether anything subscribes to the command changes rarely: asked here,
+        not of the graph on every target.
+        """
+        if self._output is None or not self._output.drives_controller:
+            return
+        self._listened = self._publisher.get_subscription_count() > 0
         if self.arrival.poll():
             self._tracker.forget_measurement()  # plan from the commands until states return
 
     def _sent(self, stamp: Any, goal: Angles, seconds: float) -> None:
         """Record a move sent now, due in ``seconds``, answering the target stamped ``stamp``."""
-        self.arrival.sent(stamp, goal, seconds, self._publisher.get_subscription_count() > 0)
+        self.arrival.sent(stamp, goal, seconds, self._listened)
+
+    def _due(self, motion: Timed) -> float:
+        """Return the seconds from now to the end of ``motion`` just sent (a trajectory's lead)."""
+        lead = START_DELAY_NS / 1e9 if self._output is Output.JOINT_TRAJECTORY else 0.0
+        return lead + motion.duration
 
     def configure(self, config: IKConfig) -> None:
         """Make ``config``'s output the one in force (new entities only when it changed)."""
@@ -171,6 +185,7 @@ class ArmOutput:
         }[config.output]
         self._publisher = node.create_publisher(message_type, config.output.topic, QUEUE_DEPTH,
                                                 event_callbacks=QUIET_PUBLISHER)
+        self._listened = self._publisher.get_subscription_count() > 0
         if config.output.drives_controller:
             load_path_timing()  # now, not in the first path's callback (see path_timing)
             # best effort takes both reliable and best-effort publishers of the state
@@ -213,7 +228,7 @@ class ArmOutput:
             self._publish_command(theta1, theta2)
         else:
             self._start_stream(config)
-        self._sent(stamp, (theta1, theta2), 0.0 if motion is None else motion.duration)
+        self._sent(stamp, (theta1, theta2), 0.0 if motion is None else self._due(motion))
 
     def _start_stream(self, config: IKConfig) -> None:
         """Stream the tracker's move at ``command_rate`` (a stream under way goes on)."""
@@ -255,11 +270,8 @@ class ArmOutput:
         assert config is not None
         goal = (theta1, theta2)
         motion = self._publish_timed(lambda begin: self._tracker.move(goal, begin), config)
-        if motion is None:
-            seconds = self._send_point(theta1, theta2, start, config)
-        else:
-            seconds = START_DELAY_NS / 1e9 + motion.duration
-        self._sent(stamp, goal, seconds)
+        self._sent(stamp, goal, self._send_point(theta1, theta2, start, config)
+                   if motion is None else self._due(motion))
 
     def _publish_timed(self, plan: Callable[[int], Optional[AnyTimed]],
                        config: IKConfig) -> Optional[AnyTimed]:
@@ -363,8 +375,7 @@ class ArmOutput:
         motion = self._run_path(plan)
         goal = (float(plan.positions[-1, 0]), float(plan.positions[-1, 1]))
         if motion is not None:
-            trajectory = self._output is Output.JOINT_TRAJECTORY
-            self._sent(stamp, goal, motion.duration + (START_DELAY_NS / 1e9 if trajectory else 0))
+            self._sent(stamp, goal, self._due(motion))
             return motion
         self._stop_stream()
         self._tracker.drop_move()  # the path's own timing drives the arm now

@@ -49,6 +49,7 @@ start), not with the package: a display node does without it.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, NamedTuple, Optional, Tuple
 
@@ -75,10 +76,12 @@ RETIME_TOLERANCE = 1e-9
 _NS = 1_000_000_000
 
 
+@functools.lru_cache(maxsize=None)
 def load_path_timing() -> None:
-    """Import what timing a path needs (toppra, scipy's splines) ahead of the first path."""
+    """Import what timing a path needs (toppra, scipy's splines) and quiet toppra, once."""
     import scipy.interpolate  # noqa: F401
-    import toppra  # noqa: F401
+    import toppra
+    toppra.setup_logging('WARNING')
 
 
 class PathMotion:
@@ -91,7 +94,6 @@ class PathMotion:
         self._offset = 0.0 if approach is None else approach.duration
         self.stretch = path.stretch
         self.retimed = path.retimed
-        #: the last pose, exactly (the spline's value there may differ by rounding)
         self.goal = path.goal
         self.duration: float = self._offset + float(spline.x[-1])
 
@@ -125,20 +127,21 @@ class PathMotion:
 
 
 class TimedPath(NamedTuple):
-    """The poses timed within the limits (the slow part, ``time_poses``); where they end."""
+    """The poses timed within the limits (the slow part, ``time_poses``); where they run."""
 
     spline: Any
+    #: the first and last poses, exactly (the spline's values there may differ by rounding)
+    start: Angles
     goal: Angles
     #: the factor the path's own timing was stretched by (1.0: kept)
     stretch: float
-    #: True when stamped poses asked for more than the limits allow
-    retimed: bool
+    #: whether the timing was the poses' stamps (else toppra's)
+    stamped: bool
 
-
-def time_path(positions: npt.ArrayLike, offsets_s: Optional[npt.ArrayLike],
-              start: Optional[ArmState], planner: Planner) -> Optional[PathMotion]:
-    """Return ``positions`` timed within ``planner``'s limits from ``start`` (both steps)."""
-    return start_path(time_poses(positions, offsets_s, planner.limits), start, planner)
+    @property
+    def retimed(self) -> bool:
+        """Tell whether stamped poses asked for more than the limits allow."""
+        return self.stamped and self.stretch > 1.0
 
 
 def time_poses(positions: npt.ArrayLike, offsets_s: Optional[npt.ArrayLike],
@@ -157,9 +160,10 @@ def time_poses(positions: npt.ArrayLike, offsets_s: Optional[npt.ArrayLike],
     pts = pts[keep]
     if offsets is not None:
         offsets = offsets[keep]
+    start: Angles = (float(pts[0, 0]), float(pts[0, 1]))
     goal: Angles = (float(pts[-1, 0]), float(pts[-1, 1]))
     if pts.shape[0] == 1:
-        return TimedPath(_still(pts[0]), goal, 1.0, False)
+        return TimedPath(_still(pts[0]), start, goal, 1.0, False)
     if offsets is None:
         times, through = _optimal_samples(pts, limits)
     else:
@@ -170,7 +174,7 @@ def time_poses(positions: npt.ArrayLike, offsets_s: Optional[npt.ArrayLike],
         spline = _spline(times * stretch, through)
     else:
         stretch = 1.0
-    return TimedPath(spline, goal, stretch, offsets is not None and stretch > 1.0)
+    return TimedPath(spline, start, goal, stretch, offsets is not None)
 
 
 def start_path(path: TimedPath, start: Optional[ArmState],
@@ -181,11 +185,9 @@ def start_path(path: TimedPath, start: Optional[ArmState],
     ``start`` None: the arm is taken to be there.  None when the move cannot
     be planned.
     """
-    knot = path.spline.x[0]
-    first: Angles = (float(path.spline(knot)[0]), float(path.spline(knot)[1]))
     approach = None
-    if start is not None and not _at_rest_on(start, first):
-        approach = planner.plan(start, first)
+    if start is not None and not _at_rest_on(start, path.start):
+        approach = planner.plan(start, path.start)
         if approach is None:
             return None
     return PathMotion(approach, path)
@@ -253,9 +255,9 @@ def _optimal_samples(pts: npt.NDArray[np.float64],
 
 
 def _toppra_trajectory(pts: npt.NDArray[np.float64], limits: Limits) -> Any:
+    load_path_timing()
     import toppra
     from toppra import algorithm, constraint
-    toppra.setup_logging('WARNING')
     steps = np.abs(np.diff(pts, axis=0)).max(axis=1)
     along = np.concatenate(([0.0], np.cumsum(steps)))
     path = toppra.SplineInterpolator(along, pts)

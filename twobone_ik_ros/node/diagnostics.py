@@ -150,10 +150,10 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
         status.level = DiagnosticStatus.WARN
         worst = max(REJECT_REASONS, key=lambda reason: counters.rejected[reason])
         status.message = f'{recent} target(s) rejected since the last report (most: {worst})'
-    elif arm is not None and arm.moves.failed_since_report:
+    elif arm is not None and arm.failed_recently:
         status.level = DiagnosticStatus.WARN
         worst = max(FAILURES, key=lambda reason: arm.moves.failed[reason])
-        status.message = (f'{arm.moves.failed_since_report} move(s) failed since the last '
+        status.message = (f'{arm.failed_recently} move(s) failed since the last '
                           f'report (most: {worst})')
     elif arm is not None and arm.stale:
         status.level = DiagnosticStatus.WARN

@@ -193,7 +193,6 @@ class TwoBoneIKNode(GuardedNode):
                 dict(self._config.as_parameters(), robot_description=self._robot_model.state),
                 self._output.report(), self.guard.count))
             self._counters.rejected_since_report = 0
-            self._output.arrival.ledger.counters.failed_since_report = 0
 
     def _republish_joint_state(self) -> None:
         """Publish the current solution again, stamped now (see the module docstring)."""
