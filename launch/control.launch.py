@@ -17,6 +17,7 @@ Drive the arm through ros2_control with mock hardware: the IK node commands a co
 
     ros2 launch twobone_ik_ros control.launch.py            # joint_trajectory_controller
     ros2 launch twobone_ik_ros control.launch.py output:=forward_command rviz:=true
+    ros2 launch twobone_ik_ros control.launch.py output:=follow_joint_trajectory  # the action
 
 Starts controller_manager's ``ros2_control_node`` with ``config/controllers.yaml``,
 the spawners of ``joint_state_broadcaster`` and of the controller the output

@@ -22,6 +22,9 @@ joint_state_broadcaster and of the commanded controller, and the IK node.  A
 probe records what the node commands (on the controller's own topic) and the
 arm's measured ``joint_states`` (joint_state_broadcaster's), and can put the
 arm somewhere by commanding the controller itself, as another node would.
+With ``output:=follow_joint_trajectory`` the node's goals are not seen (an
+action's goals are service requests): the probe hears ``reached`` and the
+counters instead.
 controller_manager_msgs is imported only here, when an arm starts: it comes
 with ros2_control, which a run without the C++ stack does not have.
 """
@@ -70,7 +73,10 @@ class ControlledArm:
         self.probe = Probe(namespace=self.namespace)
         node = self.probe.node
         self.controller = DEFAULT_CONTROLLERS[self.output]
-        self.topic = f'{self.namespace}/{self.controller}/{self.output.topic}'
+        self.action = self.output is Output.FOLLOW_JOINT_TRAJECTORY
+        # the controller's own topic (move_to); the action's goals do not go there
+        topic = Output.JOINT_TRAJECTORY.topic if self.action else self.output.topic
+        self.topic = f'{self.namespace}/{self.controller}/{topic}'
         kind = Float64MultiArray if self.output is Output.FORWARD_COMMAND else JointTrajectory
         self.commands = []
         self.last_command_at = 0.0
@@ -81,13 +87,17 @@ class ControlledArm:
         node.create_subscription(PointStamped, f'{self.namespace}/reached',
                                  self.reached.append, 100)
         self._clients = {}
+        self._stamps = iter(range(900_000, 1_000_000))  # reach's targets (action output)
+        # the node's action client reads the server's status (remapped to the controller's)
+        status = f'{self.namespace}/{self.controller}/{self.output.topic}/_action/status'
         try:
             self.wait_until_active(self.controller, 'joint_state_broadcaster')
             self.probe.wait_for_node(timeout=60.0)
             assert self.probe.spin_until(
                 lambda: self._command_pub.get_subscription_count() >= 1
                 and self.path_pub.get_subscription_count() >= 1
-                and node.count_publishers(self.topic) >= 2, 30.0), 'topics not matched'
+                and (node.count_subscribers(status) >= 1 if self.action
+                     else node.count_publishers(self.topic) >= 2), 30.0), 'topics not matched'
         except AssertionError as error:
             self.close()
             pytest.fail(f'the arm did not come up ({error}):\n{self.launch.output()}')
@@ -190,6 +200,8 @@ class ControlledArm:
         controller's, and a volatile command published in between reaches
         nobody; the node cannot tell (issue 20's ``no_controller``).
         """
+        if self.action:
+            return self._reach_by_goal(x, y, timeout)
         deadline = time.monotonic() + timeout
         while True:
             before = self.measured()
@@ -203,6 +215,18 @@ class ControlledArm:
                 return end
             assert time.monotonic() < deadline, \
                 f'the arm stays at {self.measured()}: the controller did not take {end}'
+
+    def _reach_by_goal(self, x, y, timeout):
+        """Send the target (stamped with a number of ours) until it is reached; return the arm."""
+        deadline = time.monotonic() + timeout
+        while True:
+            stamp_id = next(self._stamps)
+            self.probe.send(x, y, frame_id='', stamp_id=stamp_id)
+            if self.probe.spin_until(
+                    lambda: any(m.header.stamp.sec == stamp_id for m in self.reached),
+                    max(0.0, min(5.0, deadline - time.monotonic()))):
+                return self.measured()
+            assert time.monotonic() < deadline, f'({x}, {y}) not reached: {self.measured()}'
 
     def move_to(self, theta1, theta2):
         """Put the arm at (theta1, theta2) by commanding its controller, as any node could."""

@@ -13,15 +13,19 @@
 # limitations under the License.
 
 """
-Knowing that the arm got there (issue 20, topic outputs), on the real controllers.
+Knowing that the arm got there (issue 20), on the real controllers.
 
 ``control.launch.py`` for real: every target of a sequence is answered by
-exactly one ``reached`` with its stamp; a target replaced before the arm
-got there gets none; a deactivated controller (``switch_controller``) makes
-moves time out, and they are reached again once it is active; a stopped
-joint_state_broadcaster makes the arm's state stale in diagnostics within
-twice ``arm_state_timeout``.  The counters add up in every test:
-``moves.sent == reached + superseded + failed``.
+exactly one ``reached`` with its stamp, on the topic outputs and the
+follow_joint_trajectory action (whose goals succeed, and a replaced one is
+canceled); a target replaced before the arm got there gets none; a
+deactivated controller (``switch_controller``) makes moves time out on the
+topic, and its action rejects them, and they are reached again once it is
+active; with no action server at all
+the moves fail as ``no_controller``; a stopped joint_state_broadcaster makes
+the arm's state stale in diagnostics within twice ``arm_state_timeout``.
+The counters add up in every test: ``moves.sent == reached + superseded +
+failed``.
 """
 
 import math
@@ -31,7 +35,8 @@ import sys
 import time
 
 import pytest
-from twobone_ik_ros.arm.feedback import FAILURES
+from ros_harness import unique_name
+from twobone_ik_ros.arm.feedback import FAILURES, GOAL_RESULTS
 from twobone_ik_ros.solver import forward
 
 pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
@@ -46,10 +51,12 @@ def reached_stamps(arm, since=0):
 
 
 def counters(arm):
-    """Return the moves.* counters of a fresh diagnostics message, as ints."""
+    """Return the moves.* (and goals.*) counters of a fresh diagnostics message, as ints."""
     values = arm.probe.latest_diagnostics()[1]
     moves = {key[len('moves.'):]: int(value) for key, value in values.items()
              if key.startswith('moves.')}
+    moves.update({key: int(value) for key, value in values.items()
+                  if key.startswith('goals.')})
     failed = sum(moves[f'failed.{reason}'] for reason in FAILURES)
     return moves, failed, values
 
@@ -68,7 +75,17 @@ def assert_adds_up(arm):
     assert arm.probe.spin_until(settled, 15.0), counters(arm)[0]
 
 
-@pytest.mark.parametrize('output', ['joint_trajectory', 'forward_command'])
+def goals_answered(arm, since, count):
+    """Wait until ``count`` more goals than ``since`` have an answer; return the counters."""
+    def answered():
+        moves = counters(arm)[0]
+        return sum(moves[f'goals.{r}'] - since[f'goals.{r}'] for r in GOAL_RESULTS) >= count
+    assert arm.probe.spin_until(answered, 15.0), (since, counters(arm)[0])
+    return counters(arm)[0]
+
+
+@pytest.mark.parametrize('output', ['joint_trajectory', 'forward_command',
+                                    'follow_joint_trajectory'])
 def test_every_target_is_reached_once_with_its_stamp_and_a_replaced_one_not(
         controlled_arm, output):
     arm = controlled_arm(output, FAST, arguments=['rviz:=false'])
@@ -78,9 +95,13 @@ def test_every_target_is_reached_once_with_its_stamp_and_a_replaced_one_not(
     assert_adds_up(arm)
     before, failed_before, _ = counters(arm)
     first = len(arm.reached)
+    action = output == 'follow_joint_trajectory'
     for i, (x, y) in enumerate(TARGETS, start=1001):
+        answered = counters(arm)[0]
         arm.probe.send(x, y, frame_id='', stamp_id=i)
         message = wait_for_reached(arm, i)
+        if action:  # the goal's own end, before the next goal replaces it
+            goals_answered(arm, answered, 1)
         assert message.header.frame_id == f'{arm.name}/base_link'  # control.launch's prefix
         tolerance = (arm.r1 + arm.r2) * 0.001 * 2  # goal_tolerance 0.001 rad on each joint
         assert math.dist((message.point.x, message.point.y), (x, y)) <= tolerance
@@ -99,6 +120,13 @@ def test_every_target_is_reached_once_with_its_stamp_and_a_replaced_one_not(
     assert moves['reached'] - before['reached'] == len(TARGETS) + 1, (before, moves)
     assert moves['superseded'] - before['superseded'] == 1, (before, moves)
     assert failed == failed_before, (before, moves)
+    if action:  # the server's word: all succeeded, one replaced
+        moves = goals_answered(arm, before, len(TARGETS) + 2)
+        delta = {r: moves[f'goals.{r}'] - before[f'goals.{r}'] for r in GOAL_RESULTS}
+        assert delta == {'succeeded': len(TARGETS) + 1, 'rejected': 0, 'aborted': 0,
+                         'canceled': 1}, (before, moves)
+    else:
+        assert not any(key.startswith('goals.') for key in moves), moves
     assert arm.interrupt() == 0, arm.launch.output()
 
 
@@ -118,6 +146,58 @@ def test_a_deactivated_controller_times_moves_out_until_it_is_active_again(contr
     wait_for_reached(arm, 3002)
     assert_adds_up(arm)
     assert arm.interrupt() == 0, arm.launch.output()
+
+
+def test_an_inactive_controller_rejects_goals_until_it_is_active_again(controlled_arm):
+    # deactivated while idle: a goal in flight would never end on this
+    # joint_trajectory_controller (ros2_controllers#1044: it cancels the goal without
+    # a cancel request, which rcl_action refuses; fixed upstream by aborting it), and
+    # the node would count it timed_out
+    arm = controlled_arm('follow_joint_trajectory', FAST, arguments=['rviz:=false'])
+    arm.reach(0.9, 0.4)
+    assert_adds_up(arm)
+    before = counters(arm)[0]
+    arm.switch(deactivate=[arm.controller])
+    seen = len(arm.probe.diagnostics)
+    arm.probe.send(1.2, 0.9, frame_id='', stamp_id=5001)
+    moves = goals_answered(arm, before, 1)
+    delta = {r: moves[f'goals.{r}'] - before[f'goals.{r}'] for r in GOAL_RESULTS}
+    assert delta == {'succeeded': 0, 'rejected': 1, 'aborted': 0, 'canceled': 0}, delta
+    assert moves['failed.rejected'] - before['failed.rejected'] == 1, moves
+    # WARN in the report after the failure (the next one is OK again)
+    assert any(d.status[0].level == d.status[0].WARN and 'rejected' in d.status[0].message
+               for d in arm.probe.diagnostics[seen:]), arm.probe.diagnostics[seen:]
+    assert 5001 not in reached_stamps(arm)
+    arm.switch(activate=[arm.controller])
+    arm.probe.send(-0.4, 1.3, frame_id='', stamp_id=5002)
+    wait_for_reached(arm, 5002)
+    assert_adds_up(arm)
+    moves = counters(arm)[0]
+    assert moves['goals.succeeded'] - before['goals.succeeded'] == 1, moves
+    assert arm.interrupt() == 0, arm.launch.output()
+    assert 'rejected the goal' in arm.launch.output()
+
+
+def test_no_action_server_is_no_controller(launches, probe):
+    name = unique_name('alone')
+    launch = launches('twobone_ik.launch.py', f'namespace:={name}',
+                      'output:=follow_joint_trajectory', 'rviz:=false')
+    watcher = probe(namespace='/' + name)
+    # (no joint_states from a controller output: wait_for_node's test does not apply)
+    assert watcher.spin_until(lambda: watcher.target_pub.get_subscription_count() > 0
+                              and bool(watcher.diagnostics), 60.0)
+    for stamp_id in (6001, 6002):
+        watcher.send(1.2, 0.4, frame_id='', stamp_id=stamp_id)
+
+    def failed():
+        status, values = watcher.latest_diagnostics()
+        return (values['moves.failed.no_controller'] == '2' and values['moves.sent'] == '2'
+                and status.level == status.WARN)
+    assert watcher.spin_until(failed, 15.0), watcher.latest_diagnostics()
+    values = watcher.latest_diagnostics()[1]
+    assert all(values[f'goals.{r}'] == '0' for r in GOAL_RESULTS), values
+    assert launch.interrupt(timeout=30.0) == 0, launch.output()
+    assert 'no action server' in launch.output()
 
 
 def test_a_silent_arm_is_stale_within_twice_the_timeout_and_fresh_when_it_speaks(

@@ -18,6 +18,7 @@ import itertools
 import math
 
 import pytest
+from twobone_ik_ros.arm.feedback import ArmReport, MoveLedger
 from twobone_ik_ros.model.parameters import (
     as_double, DEFAULTS, PARAMETERS, SPECS, validate, validate_change)
 from twobone_ik_ros.node.diagnostics import (
@@ -103,6 +104,27 @@ def test_diagnostics_warn_while_rejecting_and_list_every_counter():
     assert values['param.r1'] == '1.0'
     counters.rejected_since_report = 0
     assert build_diagnostics('twobone_ik', _zero(), counters, {}).status[0].level == status.OK
+
+
+def test_diagnostics_of_an_arm_name_the_recent_failures_and_the_goals_of_the_action():
+    ledger = MoveLedger()
+    ledger.sent('a', (0.0, 0.0), 0, 0, listened=False)
+    ledger.ended(ledger.sent('b', (0.0, 0.0), 0, 0, listened=True), 'rejected')
+    ledger.counters.goals['rejected'] += 1
+    recent = dict(ledger.counters.failed_since_report)
+    for goals in (True, False):
+        report = ArmReport('0.0 0.0', '0.010', False, ledger.counters, recent, goals)
+        status = build_diagnostics('twobone_ik', _zero(), TargetCounters(), {}, report).status[0]
+        values = {kv.key: kv.value for kv in status.values}
+        assert status.level == status.WARN
+        assert status.message.endswith('failed since the last report: no_controller 1, '
+                                       'rejected 1'), status.message
+        assert values['moves.sent'] == '2' and values['moves.failed.rejected'] == '1'
+        assert ('goals.rejected' in values) == goals
+        assert values.get('goals.rejected', '1') == '1'
+    calm = ArmReport('0.0 0.0', '0.010', False, ledger.counters, {}, True)
+    status = build_diagnostics('twobone_ik', _zero(), TargetCounters(), {}, calm).status[0]
+    assert status.level == status.OK
 
 
 def _zero():

@@ -89,6 +89,13 @@ def test_controllers_yaml_defines_the_three_controllers_for_the_two_joints():
     ('joint_trajectory', '', ()),
     ('joint_trajectory', 'arm_controller',
      (('joint_trajectory', 'arm_controller/joint_trajectory'),)),
+    ('follow_joint_trajectory', '', ()),
+    # the action, and its topics and services for an rcl that remaps no action names
+    ('follow_joint_trajectory', 'arm_controller',
+     (('follow_joint_trajectory', 'arm_controller/follow_joint_trajectory'),)
+     + tuple((f'follow_joint_trajectory/_action/{name}',
+              f'arm_controller/follow_joint_trajectory/_action/{name}')
+             for name in ('send_goal', 'cancel_goal', 'get_result', 'feedback', 'status'))),
 ])
 def test_a_controller_output_is_remapped_to_a_named_controller_and_starts_no_state_publisher(
         output, controller, remapped):
@@ -110,12 +117,13 @@ def test_joint_states_output_keeps_the_display_set_up():
 
 @pytest.mark.parametrize('output, spawned', [
     ('joint_trajectory', 'joint_trajectory_controller'),
+    ('follow_joint_trajectory', 'joint_trajectory_controller'),
     ('forward_command', 'forward_position_controller')])
 def test_control_launch_starts_the_broadcaster_and_the_commanded_controller(output, spawned):
     control = control_plan(values(**dict(CONTROL_DEFAULTS, output=output)), 'jazzy')
     assert control.spawn == ('joint_state_broadcaster', spawned)
     assert control.controller == spawned  # passed on: the node commands it
-    topic = 'commands' if output == 'forward_command' else 'joint_trajectory'
+    topic = 'commands' if output == 'forward_command' else output
     assert (topic, f'{spawned}/{topic}') in control.plan.remappings
     assert control.controller_manager == '/controller_manager'
     assert control.packages[0][0] == 'controller_manager'

@@ -43,17 +43,38 @@ def test_reached_superseded_no_controller_timed_out():
                                'timed_out': 1}
 
 
+def test_the_controllers_word_ends_a_move_unless_it_has_ended():
+    ledger = MoveLedger()
+    first = ledger.sent('a', (1.0, 2.0), end_ns=0, deadline_ns=10**9, listened=True)
+    assert ledger.ended(first, None) and ledger.counters.reached == 1  # the goal succeeded
+    assert not ledger.ended(first, 'aborted')  # the first outcome stands
+    second = ledger.sent('b', (1.0, 2.0), end_ns=0, deadline_ns=10**9, listened=True)
+    third = ledger.sent('c', (0.0, 2.0), end_ns=0, deadline_ns=10**9, listened=True)
+    assert not ledger.ended(second, 'aborted')  # replaced: superseded, its cancel no failure
+    assert ledger.ended(third, 'rejected')
+    assert ledger.sent('d', (0.0, 0.0), end_ns=0, deadline_ns=1, listened=False) is None
+    counters = ledger.counters
+    assert (counters.sent, counters.reached, counters.superseded) == (4, 1, 1)
+    assert counters.failed == {'no_controller': 1, 'rejected': 1, 'aborted': 0,
+                               'timed_out': 0}
+
+
 def test_the_counters_add_up_whatever_happens():
     rng = random.Random(20)
     ledger = MoveLedger()
+    moves = []
     for step in range(10_000):
         event = rng.random()
         if event < 0.4:
             end = step + rng.randint(-50, 50)
-            ledger.sent(step, (rng.random(), rng.random()), end, end + rng.randint(0, 50),
-                        rng.random() < 0.9)
-        elif event < 0.8:
+            move = ledger.sent(step, (rng.random(), rng.random()), end,
+                               end + rng.randint(0, 50), rng.random() < 0.9)
+            if move is not None:
+                moves.append(move)
+        elif event < 0.7:
             ledger.measured((rng.random(), rng.random()), 0.3, step + ARRIVAL_SLACK_NS)
+        elif event < 0.85 and moves:  # an answer, late or not, to any goal sent
+            ledger.ended(rng.choice(moves[-5:]), rng.choice([None, 'rejected', 'aborted']))
         else:
             ledger.poll(step)
         assert ledger.counters.sent == ended(ledger) + (ledger.pending is not None)

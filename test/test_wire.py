@@ -21,7 +21,7 @@ from geometry_msgs.msg import PointStamped
 from rclpy.serialization import deserialize_message, serialize_message
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
-from twobone_ik_ros.arm.outputs import _fill_command, _fill_joint_state
+from twobone_ik_ros.arm.positions import fill_command, fill_joint_state
 from twobone_ik_ros.ros.wire import SerializedMessage, TargetReader
 
 
@@ -67,13 +67,13 @@ def test_rewritten_joint_states_read_back_as_the_values_written():
         msg = JointState()
         msg.name = names
         msg.position = [0.0, 0.0]
-        wire = SerializedMessage(msg, _fill_joint_state)
+        wire = SerializedMessage(msg, fill_joint_state)
         assert wire.usable
         for _ in range(200):
             values = (rng.randint(0, 2**31 - 1), rng.randint(0, 999_999_999),
                       rng.uniform(-7, 7), rng.uniform(-7, 7))
             written = wire.write(*values)
-            _fill_joint_state(msg, *values)
+            fill_joint_state(msg, *values)
             # equal as messages: padding bytes are whatever the serialiser left there
             assert deserialize_message(written, JointState) == msg
 
@@ -81,13 +81,13 @@ def test_rewritten_joint_states_read_back_as_the_values_written():
 def test_rewritten_commands_read_back_as_the_values_written():
     msg = Float64MultiArray()
     msg.data = [0.0, 0.0]
-    wire = SerializedMessage(msg, _fill_command, stamped=False)
+    wire = SerializedMessage(msg, fill_command, stamped=False)
     assert wire.usable
     rng = random.Random(5)
     for _ in range(200):
         a, b = rng.uniform(-7, 7), rng.uniform(-7, 7)
         written = wire.write(0, 0, a, b)
-        _fill_command(msg, 0, 0, a, b)
+        fill_command(msg, 0, 0, a, b)
         assert deserialize_message(written, Float64MultiArray) == msg
 
 
@@ -99,4 +99,4 @@ def test_a_message_whose_values_cannot_be_found_is_not_rewritten():
     # the stamp looked for in a message that has none
     command = Float64MultiArray()
     command.data = [0.0, 0.0]
-    assert not SerializedMessage(command, _fill_command, stamped=True).usable
+    assert not SerializedMessage(command, fill_command, stamped=True).usable

@@ -15,8 +15,11 @@
 """
 Driving an arm: where the node's solutions go, and how the arm moves.
 
-``outputs`` publishes for each value of the ``output`` parameter and reads
-the arm's state; ``motion`` times moves and paths in joint space (pure
-numpy); ``commands`` and ``trajectory_wire`` build the controller messages.
+``outputs`` publishes for each value of the ``output`` parameter (``goals``
+for the action) and reads the arm's state; ``planning``, ``tracking`` and
+``path_timing`` time moves and paths within the joints' limits and
+``motion`` in joint space (all pure); ``feedback`` (pure) and ``arrival``
+say how each move ended; ``commands`` and ``trajectory_wire`` build the
+controller messages.
 The node hands solutions and plans here; nothing here imports the node.
 """

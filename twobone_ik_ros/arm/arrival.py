@@ -19,7 +19,8 @@ The ROS side of ``feedback``: ``outputs`` tells it each move it sends and
 each joint state it reads; it publishes ``reached`` (geometry_msgs/
 PointStamped: the tool position from the forward kinematics of the measured
 angles, in the base frame, stamped with the target's or path's header stamp)
-once per move the arm reached, counts the moves (``feedback.MoveLedger``),
+once per move the arm reached (or whose goal succeeded: ``goals``), counts
+the moves (``feedback.MoveLedger``),
 and watches the age of the arm's state: joint states older than
 ``arm_state_timeout`` make it *stale* (warned, throttled; the tracker then
 plans from the node's own commands) until one comes again.  ``poll`` runs
@@ -33,7 +34,7 @@ from typing import Any, Callable, Optional
 
 from geometry_msgs.msg import PointStamped
 from rclpy.node import Node
-from twobone_ik_ros.arm.feedback import Angles, ArmReport, MoveLedger
+from twobone_ik_ros.arm.feedback import Angles, ArmReport, Move, MoveLedger
 from twobone_ik_ros.model.parameters import IKConfig
 from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
 from twobone_ik_ros.solver import forward
@@ -54,6 +55,7 @@ class Arrival:
         self._message = PointStamped()
         self.ledger = MoveLedger()
         self.heard_ns: Optional[int] = None  # monotonic time of the last joint state
+        self._position: Optional[Angles] = None  # the last measured angles
         self.stale = False
 
     def configure(self, config: IKConfig, drives_controller: bool) -> None:
@@ -67,29 +69,58 @@ class Arrival:
             self._node.destroy_publisher(self._publisher)
             self._publisher = None
             self.ledger.pending = None
-            self.heard_ns, self.stale = None, False
+            self.heard_ns, self._position, self.stale = None, None, False
 
-    def sent(self, stamp: Any, goal: Angles, seconds: float, listened: bool) -> None:
-        """Record a move sent now that should end ``seconds`` from now (its planned duration)."""
+    def sent(self, stamp: Any, goal: Angles, seconds: float, listened: bool) -> Optional[Move]:
+        """
+        Record a move sent now that should end ``seconds`` from now (its planned duration).
+
+        Return it (None: it went nowhere, ``listened`` False).
+        """
         config = self._config
         assert config is not None
         end = time.monotonic_ns() + round(seconds * _NS)
-        self.ledger.sent(stamp, goal, end, end + round(config.goal_time_tolerance * _NS), listened)
+        move = self.ledger.sent(stamp, goal, end,
+                                end + round(config.goal_time_tolerance * _NS), listened)
         if not listened:
             self._warn('no_controller', lambda: (
-                'a move went nowhere: nothing subscribes to the command topic (is the '
-                'controller loaded and its topic remapped with controller:=?)'))
+                'a move went nowhere: nothing subscribes to the command topic, or no '
+                'action server (is the controller active and its name remapped with '
+                'controller:=?)'))
+        return move
+
+    def ended(self, move: Move, failure: Optional[str], why: str) -> None:
+        """
+        Take the controller's word on ``move``: reached (``failure`` None), or failed.
+
+        ``reached`` carries the measured angles' tool position (the goal's
+        when none was measured yet).  Nothing if the move had ended already.
+        """
+        if not self.ledger.ended(move, failure):
+            return
+        if failure is None:
+            self._reached(move, self._position or move.goal)
+        else:
+            self._warn(failure, lambda: (
+                f'the move to {move.goal[0]:.6g} {move.goal[1]:.6g} failed ({failure}): {why}'))
 
     def heard(self, position: Angles) -> None:
         """Take a measured joint state: fresh again if stale; ``reached`` if a move ended."""
         self.heard_ns = now = time.monotonic_ns()
+        self._position = position
         if self.stale:
             self.stale = False
             self._node.get_logger().info('joint_states are back: planning from them again')
         config = self._config
         assert config is not None
         move = self.ledger.measured(position, config.goal_tolerance, now)
-        if move is None or self._publisher is None:
+        if move is not None:
+            self._reached(move, position)
+
+    def _reached(self, move: Move, position: Angles) -> None:
+        """Publish ``reached`` for ``move``: the tool at ``position``, with the move's stamp."""
+        config = self._config
+        if self._publisher is None or config is None:
             return
         message = self._message
         message.header.stamp = move.stamp
@@ -123,10 +154,14 @@ class Arrival:
         self.stale = True
         return went_stale
 
-    def report(self, position: str) -> ArmReport:
-        """Return what diagnostics show, ``position`` the measured angles as text; a new period."""
+    def report(self, position: str, goals: bool) -> ArmReport:
+        """
+        Return what diagnostics show, ``position`` the measured angles as text; a new period.
+
+        ``goals``: the output sends action goals (their counters are shown).
+        """
         heard = self.heard_ns
         age = 'none yet' if heard is None else f'{(time.monotonic_ns() - heard) / _NS:.3f}'
         counters = self.ledger.counters
-        recent, counters.failed_since_report = counters.failed_since_report, 0
-        return ArmReport(position, age, self.stale, counters, recent)
+        recent, counters.failed_since_report = counters.failed_since_report, {}
+        return ArmReport(position, age, self.stale, counters, recent, goals)

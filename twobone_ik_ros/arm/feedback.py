@@ -25,13 +25,19 @@ is under way, the last one sent).
   (less ``ARRIVAL_SLACK_NS``): a closed path starts where it ends, and a
   controller follows a trajectory in time, so it cannot be there sooner;
 - superseded: a new target or path was sent before the arm got there;
-- failed.no_controller: nothing subscribed to the command topic when it
-  was sent (it went nowhere);
+- failed.no_controller: nothing subscribed to the command topic (or no
+  action server) when it was sent: it went nowhere;
+- failed.rejected, failed.aborted: the action's server rejected the goal,
+  or aborted it (or canceled it without being asked: a controller that is
+  deactivated cancels its goal);
 - failed.timed_out: not reached by the move's planned end plus
   ``goal_time_tolerance``.
 
-``FAILURES`` lists the failure labels; ``rejected`` and ``aborted`` are the
-action's (issue 20, not built yet) and stay 0 here.
+With the action output the goals have counters of their own
+(``GOAL_RESULTS``): how each goal's server answered, whether or not the
+move had ended by then (a replaced goal is canceled by the server, and its
+move superseded when it was replaced).  A goal's success reaches its move
+when the measured angles have not already.
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ from typing import Any, Dict, NamedTuple, Optional, Tuple
 Angles = Tuple[float, float]
 
 FAILURES = ('no_controller', 'rejected', 'aborted', 'timed_out')
+#: How the action's server answered the goals it was sent.
+GOAL_RESULTS = ('succeeded', 'rejected', 'aborted', 'canceled')
 #: How much sooner than its planned end a move may be found reached (the
 #: clocks of the node and the controller, and the measurement's lag).
 ARRIVAL_SLACK_NS = 50_000_000
@@ -65,7 +73,9 @@ class MoveCounters:
     reached: int = 0
     superseded: int = 0
     failed: Dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAILURES, 0))
-    failed_since_report: int = 0
+    #: failures by reason since the last diagnostics report (the report empties it)
+    failed_since_report: Dict[str, int] = field(default_factory=dict)
+    goals: Dict[str, int] = field(default_factory=lambda: dict.fromkeys(GOAL_RESULTS, 0))
 
     @property
     def failed_total(self) -> int:
@@ -80,8 +90,10 @@ class ArmReport(NamedTuple):
     age: str  # seconds since the last joint state, or 'none yet'
     stale: bool
     moves: MoveCounters
-    #: moves that failed since the previous report (the report starts the count again)
-    failed_recently: int
+    #: moves that failed since the previous report, by reason (the report starts again)
+    failed_recently: Dict[str, int]
+    #: the action output's goals by result (``moves.goals``); False for a topic output
+    goals: bool
 
 
 class MoveLedger:
@@ -93,12 +105,13 @@ class MoveLedger:
         self.pending: Optional[Move] = None
 
     def sent(self, stamp: Any, goal: Angles, end_ns: int, deadline_ns: int,
-             listened: bool) -> None:
+             listened: bool) -> Optional[Move]:
         """
         Record a move sent now; the one under way, if any, is superseded.
 
         ``listened`` False: nothing subscribed to the command, so the move
-        has failed already (``no_controller``).
+        has failed already (``no_controller``) and None is returned; else the
+        move, now under way.
         """
         counters = self.counters
         counters.sent += 1
@@ -107,8 +120,9 @@ class MoveLedger:
             self.pending = None
         if not listened:
             self._fail('no_controller')
-            return
+            return None
         self.pending = Move(stamp, goal, end_ns, deadline_ns)
+        return self.pending
 
     def measured(self, position: Angles, tolerance: float, now_ns: int) -> Optional[Move]:
         """Return the move under way if ``position`` is within ``tolerance`` of its end."""
@@ -119,6 +133,22 @@ class MoveLedger:
         self.pending = None
         self.counters.reached += 1
         return move
+
+    def ended(self, move: Move, failure: Optional[str]) -> bool:
+        """
+        End ``move`` as the controller said: reached (``failure`` None) or failed.
+
+        False when it had ended already (superseded, reached, timed out): the
+        first outcome stands.
+        """
+        if self.pending is not move:
+            return False
+        self.pending = None
+        if failure is None:
+            self.counters.reached += 1
+        else:
+            self._fail(failure)
+        return True
 
     def poll(self, now_ns: int) -> Optional[Move]:
         """Return the move under way if its deadline has passed (timed out), else None."""
@@ -131,4 +161,5 @@ class MoveLedger:
 
     def _fail(self, reason: str) -> None:
         self.counters.failed[reason] += 1
-        self.counters.failed_since_report += 1
+        recent = self.counters.failed_since_report
+        recent[reason] = recent.get(reason, 0) + 1

@@ -27,11 +27,15 @@ a controller period older than the command, so planning from it would step
 the arm back by that much.  Otherwise the measurement: its position, its
 velocity when the joint states carry one (else the last move's, or rest),
 the last move's acceleration (joint states carry none).
+
+``JointReader`` takes the arm's two joints out of a joint state's arrays:
+by name, in any order, other joints ignored, a non-finite value refused.
 """
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
+import math
+from typing import List, Optional, Sequence, Tuple
 
 from twobone_ik_ros.arm.planning import Angles, ArmState, Motion, Planner, Timed
 
@@ -120,3 +124,48 @@ class ArmTracker:
 
 def _within(a: Tuple[float, float], b: Tuple[float, float], distance: float) -> bool:
     return abs(a[0] - b[0]) <= distance and abs(a[1] - b[1]) <= distance
+
+
+class JointReader:
+    """The arm's (theta1, theta2) and their velocities in a JointState's arrays."""
+
+    def __init__(self) -> None:
+        """Read nothing until ``name`` names the joints."""
+        self._joints: Tuple[str, str] = ('', '')
+        self._names: Optional[List[str]] = None  # the names the index was found for
+        self._index: Optional[Tuple[int, int]] = None
+
+    def name(self, joints: Tuple[str, str]) -> None:
+        """Read the joints ``joints`` from now on."""
+        self._joints, self._names, self._index = joints, None, None
+
+    def read(self, names: Sequence[str], position: Sequence[float],
+             velocity: Sequence[float]) -> Optional[Tuple[Angles, Optional[Angles]]]:
+        """
+        Return (positions, velocities or None) of the two joints; None if not there or not finite.
+
+        The joints' indices are looked up once per list of names (a
+        broadcaster sends the same one every time).
+        """
+        if names != self._names:
+            self._names = list(names)
+            try:
+                self._index = (self._names.index(self._joints[0]),
+                               self._names.index(self._joints[1]))
+            except ValueError:
+                self._index = None
+        index = self._index
+        if index is None:
+            return None
+        last = max(index)
+        if len(position) <= last:
+            return None
+        angles = (position[index[0]], position[index[1]])
+        if not (math.isfinite(angles[0]) and math.isfinite(angles[1])):
+            return None
+        speed: Optional[Angles] = None
+        if len(velocity) > last:
+            speed = (velocity[index[0]], velocity[index[1]])
+            if not (math.isfinite(speed[0]) and math.isfinite(speed[1])):
+                speed = None  # joint_state_broadcaster's NaN: no such interface
+        return angles, speed

@@ -43,7 +43,13 @@ BOOLEAN = ('true', 'false')
 DEFAULT_CONTROLLERS = {
     Output.FORWARD_COMMAND: 'forward_position_controller',
     Output.JOINT_TRAJECTORY: 'joint_trajectory_controller',
+    Output.FOLLOW_JOINT_TRAJECTORY: 'joint_trajectory_controller',
 }
+#: The topics and services under an action's name: remapped one by one as well
+#: as the action, since rcl_action remaps action names only from Jazzy's rcl 9.2.8
+#: and Kilted on (ros2/rcl#1170); Humble's takes just these.
+ACTION_ENTITIES = ('_action/send_goal', '_action/cancel_goal', '_action/get_result',
+                   '_action/feedback', '_action/status')
 
 
 class LaunchError(RuntimeError):
@@ -84,10 +90,11 @@ LAUNCH_ARGUMENTS: Tuple[LaunchArgument, ...] = tuple(
     LaunchArgument('controller', '',
                    'Name of the controller a controller output commands: the node publishes '
                    'on <controller>/commands (forward_command) or <controller>/joint_trajectory '
-                   '(joint_trajectory), in the namespace (so /<controller>/... without one). '
-                   'Empty: no remapping, the node publishes on commands or joint_trajectory '
-                   '(control.launch.py passes '
-                   + ' or '.join(DEFAULT_CONTROLLERS.values()) + ').'),
+                   '(joint_trajectory), or sends goals to <controller>/follow_joint_trajectory '
+                   '(follow_joint_trajectory), in the namespace (so /<controller>/... without '
+                   'one). Empty: no remapping, the node uses commands, joint_trajectory or '
+                   'follow_joint_trajectory (control.launch.py passes '
+                   + ' or '.join(dict.fromkeys(DEFAULT_CONTROLLERS.values())) + ').'),
     LaunchArgument('robot_state_publisher', 'auto',
                    "Start robot_state_publisher with the arm's URDF (false when the arm's "
                    'own bringup already runs one). auto: true for output joint_states, false '
@@ -152,7 +159,7 @@ def plan(values: Mapping[str, str]) -> LaunchPlan:
     packages = [('twobone_ik_ros', '')]
     remappings = [('target', values['target_topic'])]
     if config.output.drives_controller and values['controller']:
-        remappings.append(controller_remapping(config.output, values['controller']))
+        remappings += controller_remappings(config.output, values['controller'])
     rsp = values['robot_state_publisher']
     if rsp == 'true' or (rsp == 'auto' and not config.output.drives_controller):
         packages.append(('robot_state_publisher', 'robot_state_publisher:=false'))
@@ -195,16 +202,21 @@ class ControlPlan:
     description_parameter: bool
 
 
-def controller_remapping(output: Output, controller: str) -> Tuple[str, str]:
+def controller_remappings(output: Output, controller: str) -> Tuple[Tuple[str, str], ...]:
     """
-    Return the remapping of ``output``'s topic to the ``controller``'s (LaunchError if no name).
+    Return the remappings of ``output``'s topic to the ``controller``'s (LaunchError if no name).
 
     Relative: ``/<namespace>/<controller>/<topic>``, where a namespaced
-    controller_manager's controller listens.
+    controller_manager's controller listens.  An action's topics and
+    services are remapped with it (``ACTION_ENTITIES``).
     """
     if not controller.strip('/') or any(c.isspace() for c in controller):
         raise LaunchError(f'controller must be a node name, got {controller!r}')
-    return (output.topic, f"{controller.rstrip('/')}/{output.topic}")
+    name = output.topic
+    inner = ACTION_ENTITIES if output is Output.FOLLOW_JOINT_TRAJECTORY else ()
+    return tuple((f'{name}/{entity}'.rstrip('/'),
+                  f"{controller.rstrip('/')}/{name}/{entity}".rstrip('/'))
+                 for entity in ('',) + inner)
 
 
 def control_plan(values: Mapping[str, str], ros_distro: str) -> ControlPlan:
@@ -217,8 +229,7 @@ def control_plan(values: Mapping[str, str], ros_distro: str) -> ControlPlan:
     controller = values['controller']
     if not controller:  # the yaml's controller, remapped as if it had been given
         controller = DEFAULT_CONTROLLERS[output]
-        the = replace(the, remappings=the.remappings + (
-            controller_remapping(output, controller),))
+        the = replace(the, remappings=the.remappings + controller_remappings(output, controller))
     if values['robot_state_publisher'] == 'false' or values['ros2_control'] != 'true':
         raise LaunchError('control.launch.py needs robot_state_publisher:=true and '
                           'ros2_control:=true: controller_manager reads the URDF it publishes')

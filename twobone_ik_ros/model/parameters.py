@@ -64,11 +64,19 @@ class Output(str, Enum):
     FORWARD_COMMAND = 'forward_command'
     #: ``joint_trajectory`` (trajectory_msgs/JointTrajectory), for joint_trajectory_controller
     JOINT_TRAJECTORY = 'joint_trajectory'
+    #: ``follow_joint_trajectory`` (control_msgs/action/FollowJointTrajectory goals), for
+    #: joint_trajectory_controller's action server
+    FOLLOW_JOINT_TRAJECTORY = 'follow_joint_trajectory'
 
     @property
     def topic(self) -> str:
-        """Return the node's (relative) topic for this output: the value itself but for one."""
+        """Return the node's (relative) topic or action name: the value itself but for one."""
         return 'commands' if self is Output.FORWARD_COMMAND else self.value
+
+    @property
+    def sends_trajectories(self) -> bool:
+        """Tell whether each move goes to the controller whole, as one trajectory."""
+        return self in (Output.JOINT_TRAJECTORY, Output.FOLLOW_JOINT_TRAJECTORY)
 
     @property
     def drives_controller(self) -> bool:
@@ -152,10 +160,15 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
     ParameterSpec('output', Output.JOINT_STATES.value, 'string',
                   'Where solutions go: joint_states (for display with robot_state_publisher), '
                   'forward_command (Float64MultiArray on commands, for '
-                  'forward_command_controller) or joint_trajectory (JointTrajectory on '
-                  'joint_trajectory, for joint_trajectory_controller). Both controller outputs '
-                  "read the arm's measured joint_states instead of publishing them.",
-                  'one of joint_states, forward_command, joint_trajectory', _choices(Output)),
+                  'forward_command_controller), joint_trajectory (JointTrajectory on '
+                  'joint_trajectory, for joint_trajectory_controller) or '
+                  'follow_joint_trajectory (FollowJointTrajectory goals to the '
+                  'follow_joint_trajectory action of joint_trajectory_controller). The '
+                  "controller outputs read the arm's measured joint_states instead of "
+                  'publishing them.',
+                  'one of joint_states, forward_command, joint_trajectory, '
+                  'follow_joint_trajectory',
+                  _choices(Output)),
     ParameterSpec('max_joint_velocity', 1.0, 'double',
                   'Fastest joint speed in rad/s of a controller move (and the URDF joint '
                   'velocity limit); a path without timestamps is timed for it.',

@@ -37,7 +37,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
-from twobone_ik_ros.arm.feedback import ArmReport, FAILURES
+from twobone_ik_ros.arm.feedback import ArmReport, FAILURES, GOAL_RESULTS
 from twobone_ik_ros.solver import Reason
 
 #: The one table of why a target can be rejected, with the text its warning
@@ -132,7 +132,8 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
     ``arm`` (controller outputs): the arm's measured position as the node
     last read it from joint_states (``arm_state``, or 'none yet': the first
     thing to look at when ``closest`` or the move times seem wrong), the
-    age of that state, and the moves by outcome (``moves.*``).
+    age of that state, the moves by outcome (``moves.*``) and, with the
+    action output, the goals by result (``goals.*``).
 
     The level is ERROR from the first internal error on (a callback raised:
     a bug, see ``guard``; the node went on), else WARN when targets were
@@ -152,9 +153,10 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
         status.message = f'{recent} target(s) rejected since the last report (most: {worst})'
     elif arm is not None and arm.failed_recently:
         status.level = DiagnosticStatus.WARN
-        worst = max(FAILURES, key=lambda reason: arm.moves.failed[reason])
-        status.message = (f'{arm.failed_recently} move(s) failed since the last '
-                          f'report (most: {worst})')
+        reasons = ', '.join(f'{reason} {count}' for reason, count
+                            in sorted(arm.failed_recently.items()))
+        status.message = (f'{sum(arm.failed_recently.values())} move(s) failed since the '
+                          f'last report: {reasons}')
     elif arm is not None and arm.stale:
         status.level = DiagnosticStatus.WARN
         status.message = (f'no joint_states for {arm.age} s: planning from the last '
@@ -187,6 +189,8 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
                    ('moves.sent', moves.sent), ('moves.reached', moves.reached),
                    ('moves.superseded', moves.superseded)]
         values += [(f'moves.failed.{reason}', moves.failed[reason]) for reason in FAILURES]
+        if arm.goals:
+            values += [(f'goals.{result}', moves.goals[result]) for result in GOAL_RESULTS]
     values += [(f'param.{name}', value) for name, value in parameters.items()]
     status.values = [KeyValue(key=key, value=str(value)) for key, value in values]
     array = DiagnosticArray(status=[status])

@@ -1,0 +1,134 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``output:=follow_joint_trajectory``: each move as a FollowJointTrajectory goal.
+
+MoveIt and ros2_control users drive joint_trajectory_controller through
+its ``follow_joint_trajectory`` action rather than its topic because the
+server answers: a goal is accepted or rejected (an inactive controller
+rejects it), then ends succeeded, aborted or canceled.  ``TrajectoryGoals``
+sends the trajectory ``outputs`` built for a move, with the node's
+``goal_tolerance`` on every joint and its ``goal_time_tolerance``, so that
+the controller's success means what ``reached`` means.  A new goal
+replaces the one in flight: joint_trajectory_controller cancels the old
+goal when it accepts the new one (the node does not cancel it first: the
+arm would stop between the two).  Every answer is counted by result and
+handed to ``arrival`` for the goal's move.
+
+control_msgs is imported when the output is configured, not with the
+package: it comes with ros2_control, which a display does not need.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from action_msgs.msg import GoalStatus
+from rclpy.action import ActionClient
+from rclpy.node import Node
+from trajectory_msgs.msg import JointTrajectory
+from twobone_ik_ros.arm.arrival import Arrival
+from twobone_ik_ros.arm.commands import duration
+from twobone_ik_ros.arm.feedback import Move
+from twobone_ik_ros.model.parameters import IKConfig, Output
+
+Guard = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def check_output(config: IKConfig) -> None:
+    """Raise ValueError if ``config``'s output needs control_msgs and it is not installed."""
+    if config.output is not Output.FOLLOW_JOINT_TRAJECTORY:
+        return
+    try:
+        import control_msgs.action  # noqa: F401
+    except ImportError:
+        raise ValueError('output follow_joint_trajectory needs control_msgs (install '
+                         'ros-$ROS_DISTRO-control-msgs, which ros2_control brings)') from None
+
+
+class TrajectoryGoals:
+    """The action client: goals sent, their answers counted and told to ``arrival``."""
+
+    def __init__(self, node: Node, arrival: Arrival, guard: Guard) -> None:
+        """
+        Make the client of ``follow_joint_trajectory`` (relative: remapped like a topic).
+
+        ``guard`` wraps the answers' callbacks as the node's own are (a bug
+        in one costs that answer, not the node).  ImportError without
+        control_msgs.
+        """
+        from control_msgs.action import FollowJointTrajectory
+        from control_msgs.msg import JointTolerance
+        self._goal_type = FollowJointTrajectory.Goal
+        self._tolerance_type = JointTolerance
+        self._client = ActionClient(node, FollowJointTrajectory,
+                                    Output.FOLLOW_JOINT_TRAJECTORY.topic)
+        self._arrival = arrival
+        self._guard = guard
+        self._request: Any = None  # the goal just sent, until ``track`` names its move
+
+    def ready(self) -> bool:
+        """Tell whether the action's server is there (a graph query: not per target)."""
+        return bool(self._client.server_is_ready())
+
+    def send(self, trajectory: JointTrajectory, config: IKConfig) -> None:
+        """Send ``trajectory`` as a goal with ``config``'s tolerances; ``track`` follows."""
+        goal = self._goal_type()
+        goal.trajectory = trajectory
+        goal.goal_tolerance = [self._tolerance_type(name=name, position=config.goal_tolerance)
+                               for name in trajectory.joint_names]
+        goal.goal_time_tolerance = duration(round(config.goal_time_tolerance * 1e9))
+        self._request = self._client.send_goal_async(goal)
+
+    def track(self, move: Optional[Move]) -> None:
+        """Hand the answers to the goal just sent to ``arrival`` as ``move``'s."""
+        request, self._request = self._request, None
+        if request is None or move is None:
+            return
+        request.add_done_callback(self._guard(lambda done: self._answered(done, move)))
+
+    def _answered(self, request: Any, move: Move) -> None:
+        """Take the server's accept or reject; an accepted goal's result follows."""
+        handle = request.result()
+        if not handle.accepted:
+            self._count('rejected')
+            self._arrival.ended(move, 'rejected',
+                                'the controller rejected the goal (is it active?)')
+            return
+        handle.get_result_async().add_done_callback(
+            self._guard(lambda done: self._finished(done, move)))
+
+    def _finished(self, result: Any, move: Move) -> None:
+        """Count the goal's end; its move is reached on success, else it failed."""
+        response = result.result()
+        why = response.result.error_string or f'error code {response.result.error_code}'
+        if response.status == GoalStatus.STATUS_SUCCEEDED:
+            self._count('succeeded')
+            self._arrival.ended(move, None, '')
+        elif response.status == GoalStatus.STATUS_CANCELED:
+            # a replaced goal's move was superseded already; otherwise the controller
+            # dropped it (deactivated, or another client cancelled it)
+            self._count('canceled')
+            self._arrival.ended(move, 'aborted', f'the controller canceled the goal: {why}')
+        else:
+            self._count('aborted')
+            self._arrival.ended(move, 'aborted', why)
+
+    def _count(self, result: str) -> None:
+        self._arrival.ledger.counters.goals[result] += 1
+
+    def destroy(self) -> None:
+        """Destroy the client (the output changed); answers still to come are dropped."""
+        self._client.destroy()

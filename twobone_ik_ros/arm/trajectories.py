@@ -1,0 +1,144 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+A move or a path as one JointTrajectory, for joint_trajectory_controller.
+
+The ``joint_trajectory`` and ``follow_joint_trajectory`` outputs send the
+same trajectories, on the controller's topic or as the action's goals
+(``emit``, which ``outputs`` chooses).  A planned motion is sent at its
+knots and stamped with its start, ``START_DELAY_NS`` ahead, so that the
+controller continues the move under way where the plan does; a trajectory
+that took the node too long to make is planned again from a later start
+(``timed``).  Before the arm's state is known a move is one point timed by
+the velocity limit (``point``), and a path keeps its own timing (``plan``).
+On the topic the messages are written as bytes (``trajectory_wire``); a
+goal carries the message itself.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Any, Callable, Optional, Tuple, TypeVar
+
+from rclpy.node import Node
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+from twobone_ik_ros.arm.commands import duration, joint_trajectory
+from twobone_ik_ros.arm.motion import Angles, move_time, PathPlan
+from twobone_ik_ros.arm.planning import Timed
+from twobone_ik_ros.arm.tracking import ArmTracker
+from twobone_ik_ros.arm.trajectory_wire import TrajectoryWriter
+from twobone_ik_ros.model.parameters import IKConfig
+
+#: How far ahead a trajectory starts (its stamp): a DDS hop and a controller
+#: period, so that the controller has it before it begins.
+START_DELAY_NS = 20_000_000
+#: A trajectory made later than this before its start is planned again from
+#: a later one (``timed``), at most ``PLAN_ATTEMPTS`` times.
+LATE_MARGIN_NS = 5_000_000
+PLAN_ATTEMPTS = 3
+AnyTimed = TypeVar('AnyTimed', bound=Timed)
+
+
+def _nowhere(message: Any) -> None:
+    raise RuntimeError('TrajectorySender.configure was not called')
+
+
+class TrajectorySender:
+    """Trajectories for the tracker's motions, handed to ``emit`` (a topic or the action)."""
+
+    def __init__(self, node: Node, tracker: ArmTracker) -> None:
+        """Send nothing until ``configure``; ``tracker`` holds (and undoes) the motions."""
+        self._node = node
+        self._tracker = tracker
+        self._names: Tuple[str, str] = ('', '')
+        self._writer: Optional[TrajectoryWriter] = None
+        self._as_bytes = False
+        self._emit: Callable[[Any], None] = _nowhere
+        self._point = JointTrajectory()
+        self._point.points = [JointTrajectoryPoint()]
+        self._point.points[0].positions = array('d', (0.0, 0.0))
+
+    def configure(self, names: Tuple[str, str], emit: Callable[[Any], None],
+                  as_bytes: bool) -> None:
+        """Name the joints; ``emit`` takes each trajectory (bytes if ``as_bytes`` and usable)."""
+        if names != self._names:
+            self._names = names
+            self._point.joint_names = list(names)
+            writer = TrajectoryWriter(names)
+            self._writer = writer if writer.usable else None
+        self._emit = emit
+        self._as_bytes = as_bytes
+
+    @staticmethod
+    def due(motion: Timed) -> float:
+        """Return the seconds from now to the end of ``motion`` just sent (its lead included)."""
+        return START_DELAY_NS / 1e9 + motion.duration
+
+    def timed(self, plan: Callable[[int], Optional[AnyTimed]],
+              config: IKConfig) -> Optional[AnyTimed]:
+        """
+        Send ``plan(begin)`` as a trajectory stamped ``begin``, ``START_DELAY_NS`` ahead.
+
+        Planned again from a later start when making the message took the
+        node past ``begin - LATE_MARGIN_NS`` (a collector pass, a busy
+        machine): the controller jumps a trajectory whose start has passed to
+        where it should be by then.  ``plan`` records the motion in the
+        tracker; a motion not sent is undone there.  None when ``plan`` is.
+        """
+        clock = self._node.get_clock()
+        for attempt in range(PLAN_ATTEMPTS):
+            begin = clock.now().nanoseconds + START_DELAY_NS
+            motion = plan(begin)
+            if motion is None:
+                return None
+            message = self._message(motion, config, begin)
+            if clock.now().nanoseconds <= begin - LATE_MARGIN_NS or attempt + 1 == PLAN_ATTEMPTS:
+                break
+            self._tracker.undo()
+        self._emit(message)
+        return motion
+
+    def _message(self, motion: Timed, config: IKConfig, start_ns: int) -> Any:
+        """Return the motion's points as a message (bytes when they may be and can be)."""
+        points = motion.points()
+        accelerations = points.accelerations if config.max_joint_jerk > 0.0 else None
+        writer = self._writer if self._as_bytes else None
+        if writer is not None:
+            return writer.write(points.positions, points.times_ns, points.velocities,
+                                accelerations, start_ns)
+        msg = joint_trajectory(self._names, points.positions, points.times_ns,
+                               points.velocities, accelerations)
+        msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(start_ns, 1_000_000_000)
+        return msg
+
+    def point(self, goal: Angles, start: Optional[Angles], config: IKConfig) -> float:
+        """
+        Send ``goal`` as one point, timed by the velocity limit; return its seconds.
+
+        Only before the arm's state is known (no joint_states yet): nothing to
+        plan from.  The controller interpolates from where the arm is.
+        """
+        point = self._point.points[0]
+        point.positions[0], point.positions[1] = goal
+        seconds = move_time(start, goal, config.max_joint_velocity, config.min_move_time)
+        point.time_from_start = duration(round(seconds * 1e9))
+        self._emit(self._point)
+        return seconds
+
+    def plan(self, plan: PathPlan) -> None:
+        """Send a path at its own timing (no arm state to time it from), starting now."""
+        writer = self._writer if self._as_bytes else None
+        self._emit(writer.write(plan.positions, plan.times_ns) if writer is not None
+                   else joint_trajectory(self._names, plan.positions, plan.times_ns))
