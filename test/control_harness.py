@@ -79,6 +79,7 @@ class ControlledArm:
         self.topic = f'{self.namespace}/{self.controller}/{topic}'
         kind = Float64MultiArray if self.output is Output.FORWARD_COMMAND else JointTrajectory
         self.commands = []
+        self.received_at = []  # the system clock (the ROS clock) at each command's receipt
         self.last_command_at = 0.0
         self.command_sub = node.create_subscription(kind, self.topic, self._on_command, 1000)
         self._command_pub = node.create_publisher(kind, self.topic, 10)
@@ -104,7 +105,22 @@ class ControlledArm:
 
     def _on_command(self, msg):
         self.commands.append(msg)
+        self.received_at.append(time.time())
         self.last_command_at = time.monotonic()
+
+    def lateness(self, since=0, until=None):
+        """
+        Return how long after its stamped start each trajectory ``since:until`` reached us (s).
+
+        Negative: ahead of its start, as planned.  The controller takes the
+        same messages over the same loopback; one that reaches it after its
+        start is sampled where it should be by then (a jump).  Stamp zero
+        (start now) is left out.
+        """
+        pairs = zip(self.commands[since:until], self.received_at[since:until])
+        starts = [(m.header.stamp.sec + 1e-9 * m.header.stamp.nanosec, received)
+                  for m, received in pairs if isinstance(m, JointTrajectory)]
+        return [received - start for start, received in starts if start]
 
     def close(self):
         """Stop the launch (as Ctrl-C would) and the probe; return the launch's exit code."""

@@ -54,7 +54,7 @@ def test_every_solver_reason_has_a_counter_and_a_warning_text():
     assert {reason.label for reason in Reason if reason is not Reason.NONE} <= \
         set(REJECTION_TEXT)
     assert REJECT_REASONS == tuple(REJECTION_TEXT)
-    assert set(TargetCounters().rejected) == set(REJECT_REASONS)
+    assert set(TargetCounters().rejected.counts) == set(REJECT_REASONS)
 
 
 @pytest.mark.parametrize('name, value', [
@@ -93,17 +93,21 @@ def test_no_target_yet_deletes_the_target_marker():
 
 def test_diagnostics_warn_while_rejecting_and_list_every_counter():
     counters = TargetCounters(received=5, solved=2, clamped=1)
-    counters.reject('non_finite')
-    counters.reject('too_far')
-    array = build_diagnostics('twobone_ik', _zero(), counters, {'r1': 1.0})
+    counters.rejected.add('too_far')
+    counters.rejected.add('non_finite')
+    counters.rejected.add('too_far')
+    array = build_diagnostics('twobone_ik', _zero(), counters, {'r1': 1.0},
+                              rejected_recently=counters.rejected.take_recent())
     status = array.status[0]
     values = {kv.key: kv.value for kv in status.values}
     assert status.level == status.WARN
-    assert values['received'] == '5' and values['rejected'] == '2'
+    assert status.message == '3 target(s) rejected since the last report: too_far 2, non_finite 1'
+    assert values['received'] == '5' and values['rejected'] == '3'
     assert all(f'rejected.{reason}' in values for reason in REJECT_REASONS)
     assert values['param.r1'] == '1.0'
-    counters.rejected_since_report = 0
-    assert build_diagnostics('twobone_ik', _zero(), counters, {}).status[0].level == status.OK
+    assert build_diagnostics('twobone_ik', _zero(), counters, {},
+                             rejected_recently=counters.rejected.take_recent()
+                             ).status[0].level == status.OK
 
 
 def test_diagnostics_of_an_arm_name_the_recent_failures_and_the_goals_of_the_action():
@@ -111,7 +115,7 @@ def test_diagnostics_of_an_arm_name_the_recent_failures_and_the_goals_of_the_act
     ledger.sent('a', (0.0, 0.0), 0, 0, listened=False)
     ledger.ended(ledger.sent('b', (0.0, 0.0), 0, 0, listened=True), 'rejected')
     ledger.counters.goals['rejected'] += 1
-    recent = dict(ledger.counters.failed_since_report)
+    recent = ledger.counters.failed.take_recent()
     for goals in (True, False):
         report = ArmReport('0.0 0.0', '0.010', False, ledger.counters, recent, goals)
         status = build_diagnostics('twobone_ik', _zero(), TargetCounters(), {}, report).status[0]

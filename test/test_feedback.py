@@ -21,7 +21,7 @@ from twobone_ik_ros.arm.feedback import ARRIVAL_SLACK_NS, MoveLedger
 
 def ended(ledger):
     counters = ledger.counters
-    return counters.reached + counters.superseded + counters.failed_total
+    return counters.reached + counters.superseded + counters.failed.total
 
 
 def test_reached_superseded_no_controller_timed_out():
@@ -39,8 +39,8 @@ def test_reached_superseded_no_controller_timed_out():
     assert ledger.pending is None
     counters = ledger.counters
     assert (counters.sent, counters.reached, counters.superseded) == (4, 1, 1)
-    assert counters.failed == {'no_controller': 1, 'rejected': 0, 'aborted': 0,
-                               'timed_out': 1}
+    assert counters.failed.counts == {'no_controller': 1, 'rejected': 0, 'aborted': 0,
+                                      'timed_out': 1}
 
 
 def test_the_controllers_word_ends_a_move_unless_it_has_ended():
@@ -55,8 +55,8 @@ def test_the_controllers_word_ends_a_move_unless_it_has_ended():
     assert ledger.sent('d', (0.0, 0.0), end_ns=0, deadline_ns=1, listened=False) is None
     counters = ledger.counters
     assert (counters.sent, counters.reached, counters.superseded) == (4, 1, 1)
-    assert counters.failed == {'no_controller': 1, 'rejected': 1, 'aborted': 0,
-                               'timed_out': 0}
+    assert counters.failed.counts == {'no_controller': 1, 'rejected': 1, 'aborted': 0,
+                                      'timed_out': 0}
 
 
 def test_the_counters_add_up_whatever_happens():

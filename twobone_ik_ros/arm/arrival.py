@@ -163,5 +163,5 @@ class Arrival:
         heard = self.heard_ns
         age = 'none yet' if heard is None else f'{(time.monotonic_ns() - heard) / _NS:.3f}'
         counters = self.ledger.counters
-        recent, counters.failed_since_report = counters.failed_since_report, {}
-        return ArmReport(position, age, self.stale, counters, recent, goals)
+        return ArmReport(position, age, self.stale, counters, counters.failed.take_recent(),
+                         goals)

@@ -45,6 +45,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, NamedTuple, Optional, Tuple
 
+from twobone_ik_ros.model.tally import Tally
+
 Angles = Tuple[float, float]
 
 FAILURES = ('no_controller', 'rejected', 'aborted', 'timed_out')
@@ -72,15 +74,8 @@ class MoveCounters:
     sent: int = 0
     reached: int = 0
     superseded: int = 0
-    failed: Dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAILURES, 0))
-    #: failures by reason since the last diagnostics report (the report empties it)
-    failed_since_report: Dict[str, int] = field(default_factory=dict)
+    failed: Tally = field(default_factory=lambda: Tally(FAILURES))
     goals: Dict[str, int] = field(default_factory=lambda: dict.fromkeys(GOAL_RESULTS, 0))
-
-    @property
-    def failed_total(self) -> int:
-        """Return the failed moves of every reason."""
-        return sum(self.failed.values())
 
 
 class ArmReport(NamedTuple):
@@ -160,6 +155,4 @@ class MoveLedger:
         return move
 
     def _fail(self, reason: str) -> None:
-        self.counters.failed[reason] += 1
-        recent = self.counters.failed_since_report
-        recent[reason] = recent.get(reason, 0) + 1
+        self.counters.failed.add(reason)

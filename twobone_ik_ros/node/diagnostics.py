@@ -37,7 +37,8 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
-from twobone_ik_ros.arm.feedback import ArmReport, FAILURES, GOAL_RESULTS
+from twobone_ik_ros.arm.feedback import ArmReport, GOAL_RESULTS
+from twobone_ik_ros.model.tally import Tally
 from twobone_ik_ros.solver import Reason
 
 #: The one table of why a target can be rejected, with the text its warning
@@ -63,8 +64,7 @@ class TargetCounters:
     received: int = 0
     solved: int = 0
     clamped: int = 0
-    rejected: Dict[str, int] = field(default_factory=lambda: dict.fromkeys(REJECT_REASONS, 0))
-    rejected_since_report: int = 0
+    rejected: Tally = field(default_factory=lambda: Tally(REJECT_REASONS))
     lost: int = 0
     lost_dds: int = 0
     #: paths: ``paths == paths_followed + paths_rejected``
@@ -76,16 +76,6 @@ class TargetCounters:
     path_flips: int = 0
     #: stamped paths a controller output stretched to keep the joints' limits
     paths_retimed: int = 0
-
-    def reject(self, reason: str) -> None:
-        """Count one rejected target (``reason`` from REJECT_REASONS)."""
-        self.rejected[reason] += 1
-        self.rejected_since_report += 1
-
-    @property
-    def rejected_total(self) -> int:
-        """All rejected targets, whatever the reason."""
-        return sum(self.rejected.values())
 
 
 class SequenceGaps:
@@ -125,9 +115,14 @@ class SequenceGaps:
 
 def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
                       parameters: Mapping[str, Any], arm: Optional[ArmReport] = None,
-                      internal_errors: int = 0) -> DiagnosticArray:
+                      internal_errors: int = 0,
+                      rejected_recently: Optional[Dict[str, int]] = None) -> DiagnosticArray:
     """
     One DiagnosticStatus with the counters and the current parameters.
+
+    ``rejected_recently``: the targets rejected since the previous report,
+    by reason (``counters.rejected.take_recent()``, which the caller takes:
+    building the message changes nothing).
 
     ``arm`` (controller outputs): the arm's measured position as the node
     last read it from joint_states (``arm_state``, or 'none yet': the first
@@ -142,21 +137,20 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
     otherwise.
     """
     status = DiagnosticStatus(name=f'{node_name}: targets', hardware_id=HARDWARE_ID)
-    recent = counters.rejected_since_report
+    recent = rejected_recently or {}
     if internal_errors:
         status.level = DiagnosticStatus.ERROR
         status.message = (f'{internal_errors} internal error(s): callbacks abandoned, '
                           'see the node log')
     elif recent:
         status.level = DiagnosticStatus.WARN
-        worst = max(REJECT_REASONS, key=lambda reason: counters.rejected[reason])
-        status.message = f'{recent} target(s) rejected since the last report (most: {worst})'
+        status.message = (f'{sum(recent.values())} target(s) rejected since the last report: '
+                          + counters.rejected.describe(recent))
     elif arm is not None and arm.failed_recently:
         status.level = DiagnosticStatus.WARN
-        reasons = ', '.join(f'{reason} {count}' for reason, count
-                            in sorted(arm.failed_recently.items()))
-        status.message = (f'{sum(arm.failed_recently.values())} move(s) failed since the '
-                          f'last report: {reasons}')
+        recent = arm.failed_recently
+        status.message = (f'{sum(recent.values())} move(s) failed since the last report: '
+                          + arm.moves.failed.describe(recent))
     elif arm is not None and arm.stale:
         status.level = DiagnosticStatus.WARN
         status.message = (f'no joint_states for {arm.age} s: planning from the last '
@@ -170,10 +164,10 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
         ('lost.dds', counters.lost_dds),
         ('solved', counters.solved),
         ('clamped', counters.clamped),
-        ('rejected', counters.rejected_total),
+        ('rejected', counters.rejected.total),
         ('internal_errors', internal_errors),
     ]
-    values += [(f'rejected.{reason}', counters.rejected[reason]) for reason in REJECT_REASONS]
+    values += [(f'rejected.{reason}', count) for reason, count in counters.rejected.counts.items()]
     values += [
         ('paths', counters.paths),
         ('paths.followed', counters.paths_followed),
@@ -188,7 +182,8 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
                    ('arm_state.stale', arm.stale),
                    ('moves.sent', moves.sent), ('moves.reached', moves.reached),
                    ('moves.superseded', moves.superseded)]
-        values += [(f'moves.failed.{reason}', moves.failed[reason]) for reason in FAILURES]
+        values += [(f'moves.failed.{reason}', count)
+                   for reason, count in moves.failed.counts.items()]
         if arm.goals:
             values += [(f'goals.{result}', moves.goals[result]) for result in GOAL_RESULTS]
     values += [(f'param.{name}', value) for name, value in parameters.items()]

@@ -161,7 +161,7 @@ class TwoBoneIKNode(GuardedNode):
 
     def _reject(self, reason: str, describe: Callable[[], str]) -> None:
         """Count a rejected target and warn (throttled)."""
-        self._counters.reject(reason)
+        self._counters.rejected.add(reason)
         self._warnings.warn(reason, describe)
 
     def _moved(self, position: Angles) -> None:
@@ -193,8 +193,7 @@ class TwoBoneIKNode(GuardedNode):
                 self.get_fully_qualified_name().lstrip('/'), self.get_clock().now().to_msg(),
                 self._counters,
                 dict(self._config.as_parameters(), robot_description=self._robot_model.state),
-                self._output.report(), self.guard.count))
-            self._counters.rejected_since_report = 0
+                self._output.report(), self.guard.count, self._counters.rejected.take_recent()))
 
     def _republish_joint_state(self) -> None:
         """Publish the current solution again, stamped now (see the module docstring)."""
