@@ -34,6 +34,7 @@ import subprocess
 import sys
 import time
 
+from control_harness import path_message
 import pytest
 from ros_harness import unique_name
 from twobone_ik_ros.arm.feedback import FAILURES, GOAL_RESULTS
@@ -114,16 +115,24 @@ def test_every_target_is_reached_once_with_its_stamp_and_a_replaced_one_not(
     wait_for_reached(arm, 2002)
     arm.probe.spin_for(0.5)
     assert 2001 not in reached_stamps(arm)
+    if action:
+        goals_answered(arm, before, len(TARGETS) + 2)
+    # a path is one move, answered with the path's stamp
+    path = path_message([(1.1 - 0.02 * i, 0.2 + 0.04 * i) for i in range(11)])
+    path.header.stamp.sec = 2003
+    arm.path_pub.publish(path)
+    message = wait_for_reached(arm, 2003)
+    assert math.dist((message.point.x, message.point.y), (0.9, 0.6)) <= (arm.r1 + arm.r2) * 0.002
     assert_adds_up(arm)
     moves, failed, _ = counters(arm)
-    assert moves['sent'] - before['sent'] == len(TARGETS) + 2, (before, moves)
-    assert moves['reached'] - before['reached'] == len(TARGETS) + 1, (before, moves)
+    assert moves['sent'] - before['sent'] == len(TARGETS) + 3, (before, moves)
+    assert moves['reached'] - before['reached'] == len(TARGETS) + 2, (before, moves)
     assert moves['superseded'] - before['superseded'] == 1, (before, moves)
     assert failed == failed_before, (before, moves)
     if action:  # the server's word: all succeeded, one replaced
-        moves = goals_answered(arm, before, len(TARGETS) + 2)
+        moves = goals_answered(arm, before, len(TARGETS) + 3)
         delta = {r: moves[f'goals.{r}'] - before[f'goals.{r}'] for r in GOAL_RESULTS}
-        assert delta == {'succeeded': len(TARGETS) + 1, 'rejected': 0, 'aborted': 0,
+        assert delta == {'succeeded': len(TARGETS) + 2, 'rejected': 0, 'aborted': 0,
                          'canceled': 1}, (before, moves)
     else:
         assert not any(key.startswith('goals.') for key in moves), moves
