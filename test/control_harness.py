@@ -100,8 +100,9 @@ class ControlledArm:
                 and (node.count_subscribers(status) >= 1 if self.action
                      else node.count_publishers(self.topic) >= 2), 30.0), 'topics not matched'
         except AssertionError as error:
+            output = self.launch.output()
             self.close()
-            pytest.fail(f'the arm did not come up ({error}):\n{self.launch.output()}')
+            pytest.fail(f'the arm did not come up ({error}):\n{output}')
 
     def _on_command(self, msg):
         self.commands.append(msg)
@@ -138,13 +139,22 @@ class ControlledArm:
 
     # -- controller_manager ------------------------------------------------------------------
 
-    def controllers(self):
-        """Return {name: state} from the arm's controller_manager."""
+    def controllers(self, attempts=3):
+        """
+        Return {name: state} from the arm's controller_manager.
+
+        Asked again when no answer comes in 5 s: a request sent while the
+        server's reply writer has not yet matched our reader (a starting
+        controller_manager on a busy machine) is answered into the void.
+        """
         from controller_manager_msgs.srv import ListControllers
         client = self._client(ListControllers, 'list_controllers')
-        future = client.call_async(ListControllers.Request())
-        assert self.probe.spin_until(future.done, 15.0), 'list_controllers did not answer'
-        return {c.name: c.state for c in future.result().controller}
+        for _ in range(attempts):
+            future = client.call_async(ListControllers.Request())
+            if self.probe.spin_until(future.done, 5.0):
+                return {c.name: c.state for c in future.result().controller}
+            client.remove_pending_request(future)
+        raise AssertionError(f'list_controllers did not answer {attempts} requests')
 
     def wait_until_active(self, *names, timeout=60.0):
         """Wait until the spawners have activated the named controllers."""

@@ -69,7 +69,8 @@ class RosProcess:
         """Return everything the process printed so far ('' when discarded)."""
         if self._log is None or self.log_path is None:
             return ''
-        self._log.flush()
+        if not self._log.closed:  # stopped: all of it is in the file already
+            self._log.flush()
         with open(self.log_path) as log:
             return log.read()
 
