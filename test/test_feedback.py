@@ -16,7 +16,7 @@
 
 import random
 
-from twobone_ik_ros.arm.feedback import ARRIVAL_SLACK_NS, MoveLedger
+from twobone_ik_ros.arm.feedback import ARRIVAL_SLACK_NS, GOAL_RESULTS, MoveLedger
 
 
 def ended(ledger):
@@ -56,6 +56,19 @@ def test_the_controllers_word_ends_a_move_unless_it_has_ended():
     counters = ledger.counters
     assert (counters.sent, counters.reached, counters.superseded) == (4, 1, 1)
     assert counters.failed.counts == {'no_controller': 1, 'rejected': 1, 'aborted': 0,
+                                      'timed_out': 0}
+
+
+def test_every_goal_answer_is_counted_and_ends_its_move_as_the_table_says():
+    ledger = MoveLedger()
+    for result in GOAL_RESULTS:
+        move = ledger.sent(result, (0.0, 0.0), end_ns=0, deadline_ns=10**9, listened=True)
+        assert ledger.answered(move, result)
+        assert not ledger.answered(move, 'succeeded')  # a late second answer: counted only
+    counters = ledger.counters
+    assert counters.goals == {'succeeded': 1 + 4, 'rejected': 1, 'aborted': 1, 'canceled': 1}
+    assert counters.reached == 1
+    assert counters.failed.counts == {'no_controller': 0, 'rejected': 1, 'aborted': 2,
                                       'timed_out': 0}
 
 

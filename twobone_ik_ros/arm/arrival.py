@@ -34,7 +34,7 @@ from typing import Any, Callable, Optional
 
 from geometry_msgs.msg import PointStamped
 from rclpy.node import Node
-from twobone_ik_ros.arm.feedback import Angles, ArmReport, Move, MoveLedger
+from twobone_ik_ros.arm.feedback import Angles, ArmReport, GOAL_OUTCOMES, Move, MoveLedger
 from twobone_ik_ros.model.parameters import IKConfig
 from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
 from twobone_ik_ros.solver import forward
@@ -89,15 +89,17 @@ class Arrival:
                 'controller:=?)'))
         return move
 
-    def ended(self, move: Move, failure: Optional[str], why: str) -> None:
+    def answered(self, move: Move, result: str, why: str) -> None:
         """
-        Take the controller's word on ``move``: reached (``failure`` None), or failed.
+        Take the action server's ``result`` for ``move``'s goal (``feedback.GOAL_OUTCOMES``).
 
-        ``reached`` carries the measured angles' tool position (the goal's
-        when none was measured yet).  Nothing if the move had ended already.
+        A success publishes ``reached`` with the measured angles' tool
+        position (the goal's when none was measured yet); a failure warns.
+        Counted either way; nothing more if the move had ended already.
         """
-        if not self.ledger.ended(move, failure):
+        if not self.ledger.answered(move, result):
             return
+        failure = GOAL_OUTCOMES[result]
         if failure is None:
             self._reached(move, self._position or move.goal)
         else:

@@ -50,8 +50,12 @@ from twobone_ik_ros.model.tally import Tally
 Angles = Tuple[float, float]
 
 FAILURES = ('no_controller', 'rejected', 'aborted', 'timed_out')
-#: How the action's server answered the goals it was sent.
-GOAL_RESULTS = ('succeeded', 'rejected', 'aborted', 'canceled')
+#: How the action's server answered a goal, and what that makes of its move:
+#: reached (None) or the failure.  A goal canceled unasked (a deactivated
+#: controller) failed; one the node replaced was superseded before the answer.
+GOAL_OUTCOMES: Dict[str, Optional[str]] = {
+    'succeeded': None, 'rejected': 'rejected', 'aborted': 'aborted', 'canceled': 'aborted'}
+GOAL_RESULTS = tuple(GOAL_OUTCOMES)
 #: How much sooner than its planned end a move may be found reached (the
 #: clocks of the node and the controller, and the measurement's lag).
 ARRIVAL_SLACK_NS = 50_000_000
@@ -144,6 +148,11 @@ class MoveLedger:
         else:
             self._fail(failure)
         return True
+
+    def answered(self, move: Move, result: str) -> bool:
+        """Count the goal's ``result`` (``GOAL_RESULTS``); end ``move`` by it (see ``ended``)."""
+        self.counters.goals[result] += 1
+        return self.ended(move, GOAL_OUTCOMES[result])
 
     def poll(self, now_ns: int) -> Optional[Move]:
         """Return the move under way if its deadline has passed (timed out), else None."""

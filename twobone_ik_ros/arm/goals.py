@@ -103,31 +103,20 @@ class TrajectoryGoals:
         """Take the server's accept or reject; an accepted goal's result follows."""
         handle = request.result()
         if not handle.accepted:
-            self._count('rejected')
-            self._arrival.ended(move, 'rejected',
-                                'the controller rejected the goal (is it active?)')
+            self._arrival.answered(move, 'rejected',
+                                   'the controller rejected the goal (is it active?)')
             return
         handle.get_result_async().add_done_callback(
             self._guard(lambda done: self._finished(done, move)))
 
     def _finished(self, result: Any, move: Move) -> None:
-        """Count the goal's end; its move is reached on success, else it failed."""
+        """Hand the goal's end to ``arrival`` (any status but these two is an abort)."""
         response = result.result()
         why = response.result.error_string or f'error code {response.result.error_code}'
-        if response.status == GoalStatus.STATUS_SUCCEEDED:
-            self._count('succeeded')
-            self._arrival.ended(move, None, '')
-        elif response.status == GoalStatus.STATUS_CANCELED:
-            # a replaced goal's move was superseded already; otherwise the controller
-            # dropped it (deactivated, or another client cancelled it)
-            self._count('canceled')
-            self._arrival.ended(move, 'aborted', f'the controller canceled the goal: {why}')
-        else:
-            self._count('aborted')
-            self._arrival.ended(move, 'aborted', why)
-
-    def _count(self, result: str) -> None:
-        self._arrival.ledger.counters.goals[result] += 1
+        status = response.status
+        self._arrival.answered(move, 'succeeded' if status == GoalStatus.STATUS_SUCCEEDED
+                               else 'canceled' if status == GoalStatus.STATUS_CANCELED
+                               else 'aborted', why)
 
     def destroy(self) -> None:
         """Destroy the client (the output changed); answers still to come are dropped."""

@@ -48,7 +48,7 @@ from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 from twobone_ik_ros.arm.arrival import Arrival, Warn
 from twobone_ik_ros.arm.feedback import ArmReport
-from twobone_ik_ros.arm.goals import TrajectoryGoals
+from twobone_ik_ros.arm.goals import Guard, TrajectoryGoals
 from twobone_ik_ros.arm.motion import Angles, PathPlan
 from twobone_ik_ros.arm.path_timing import (
     load_path_timing, PathMotion, start_path, time_poses)
@@ -67,14 +67,16 @@ class ArmOutput:
     """Publishers (and the arm's state) of the node's current ``output`` mode."""
 
     def __init__(self, node: Node, config: IKConfig, moved: Callable[[Angles], None],
-                 warn: Warn) -> None:
+                 warn: Warn, guard: Guard) -> None:
         """
         Nothing is created until ``configure``; ``moved`` hears each position played back.
 
         ``warn(key, describe)`` is a throttled warning (moves that failed, a
-        stale arm state: ``arrival``).
+        stale arm state: ``arrival``); ``guard`` wraps the callbacks the
+        node's own wrapping does not reach (the action's answers).
         """
         self._node = node
+        self._guard = guard
         self.arrival = Arrival(node, warn)
         self._output: Optional[Output] = None
         self._publisher: Any = None
@@ -192,7 +194,7 @@ class ArmOutput:
             Output.FOLLOW_JOINT_TRAJECTORY: (None, self._send_move),
         }[output]
         if message_type is None:
-            self._goals = TrajectoryGoals(node, self.arrival, _guard(node))
+            self._goals = TrajectoryGoals(node, self.arrival, self._guard)
         else:
             self._publisher = node.create_publisher(message_type, output.topic, QUEUE_DEPTH,
                                                     event_callbacks=QUIET_PUBLISHER)
@@ -340,9 +342,3 @@ def _limits(config: IKConfig) -> Tuple[Limits, float]:
 
 def _planner(config: IKConfig) -> Planner:
     return Planner(*_limits(config))
-
-
-def _guard(node: Node) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Return how ``node`` guards its callbacks (``node.guard``), for the action's answers."""
-    guard = getattr(node, 'guard', None)
-    return guard.wrap if guard is not None else (lambda callback: callback)

@@ -100,7 +100,7 @@ class TwoBoneIKNode(GuardedNode):
         self._elbow_msg = PointStamped()
         self._frames = TargetFrames(self, lambda: self._config.frame, self.guard.wrap)
         self._robot_model = RobotModelSync(self)
-        self._output = ArmOutput(self, config, self._moved, self._warnings.warn)
+        self._output = ArmOutput(self, config, self._moved, self._warnings.warn, self.guard.wrap)
         self._drawing = ArmDrawing(self, config)
         self._targets = TargetInput(self, config, self._counters, self._frames, self._solve,
                                     self._reject)
