@@ -37,11 +37,13 @@ from ros_harness import all_finite, NodeProcess, Probe, RobotStatePublisher, uni
 from twobone_ik_ros.model.parameters import DEFAULTS, validate_change
 from twobone_ik_ros.model.urdf import arm_urdf
 from twobone_ik_ros.node.diagnostics import REJECT_REASONS
+from twobone_ik_ros.ros.process import STOP_TIMEOUT
 from twobone_ik_ros.solver import forward, TwoBoneIK
 
 pytestmark = pytest.mark.ros
 
 PARAMS_FILE = os.path.join(ROOT, 'config', 'twobone_ik.yaml')
+HANGING_STOP_NODE = os.path.join(ROOT, 'test', 'hanging_stop_node.py')
 R1, R2 = 2, 1  # integers on purpose: they must be accepted as doubles
 
 
@@ -452,6 +454,23 @@ def test_sigint_stops_the_node_with_exit_code_zero(node, probe):
     assert node.interrupt() == 0, node.output()
     # nothing said on the way out (ruckig's bindings report objects alive at teardown)
     assert 'leaked' not in node.output(), node.output()
+
+
+def test_a_stop_that_hangs_ends_the_process_anyway_saying_where_it_was():
+    namespace = '/' + unique_name('hanging')
+    process = NodeProcess('twobone_ik_ros.node.node', script=HANGING_STOP_NODE, ros_args=[
+        '-r', f'__ns:={namespace}', '-p', f'r1:={R1}', '-p', f'r2:={R2}'])
+    probe = Probe(namespace=namespace)
+    try:
+        probe.wait_for_node()
+        assert probe.solve(1.0, 1.0, 3) is not None
+        assert process.interrupt(timeout=30.0) == 0, process.output()
+        output = process.output()
+        assert f'stopping did not finish within {STOP_TIMEOUT:g} s' in output, output
+        assert '_destroy_never_returns' in output, output  # where it hung
+    finally:
+        probe.close()
+        process.stop()
 
 
 @pytest.mark.parametrize('stop_signal', [signal.SIGINT, signal.SIGTERM], ids=['INT', 'TERM'])
