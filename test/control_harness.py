@@ -229,6 +229,10 @@ class ControlledArm:
         if self.action:
             return self._reach_by_goal(x, y, timeout)
         deadline = time.monotonic() + timeout
+        # a state to compare with first: from none, any state would pass for a move
+        # (seen in CI: the first command lost, the arm at rest taken for moving)
+        assert self.probe.spin_until(lambda: self.measured() is not None, timeout), \
+            'no joint_states from joint_state_broadcaster'
         while True:
             before = self.measured()
             end = self.command(x, y, timeout=max(0.0, deadline - time.monotonic()))

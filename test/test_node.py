@@ -37,7 +37,7 @@ from ros_harness import all_finite, NodeProcess, Probe, RobotStatePublisher, uni
 from twobone_ik_ros.model.parameters import DEFAULTS, validate_change
 from twobone_ik_ros.model.urdf import arm_urdf
 from twobone_ik_ros.node.diagnostics import REJECT_REASONS
-from twobone_ik_ros.ros.process import STOP_TIMEOUT
+from twobone_ik_ros.ros.process import STOP_HUNG_EXIT_CODE, STOP_TIMEOUT
 from twobone_ik_ros.solver import forward, TwoBoneIK
 
 pytestmark = pytest.mark.ros
@@ -464,10 +464,11 @@ def test_a_stop_that_hangs_ends_the_process_anyway_saying_where_it_was():
     try:
         probe.wait_for_node()
         assert probe.solve(1.0, 1.0, 3) is not None
-        assert process.interrupt(timeout=30.0) == 0, process.output()
+        assert process.interrupt(timeout=30.0) == STOP_HUNG_EXIT_CODE, process.output()
         output = process.output()
         assert f'stopping did not finish within {STOP_TIMEOUT:g} s' in output, output
         assert '_destroy_never_returns' in output, output  # where it hung
+        assert not stuck_in_rclpy(output)  # ours, not the middleware's
     finally:
         probe.close()
         process.stop()
@@ -479,6 +480,7 @@ def test_a_stop_signal_while_targets_stream_ends_node_and_source_with_exit_code_
     # rclpy's own signal handlers shut the context down from another thread
     # while a callback may be publishing: before process.run_node, about half
     # of these stops ended a process with RCLError and exit code 1
+    hung = []
     for attempt in range(5):
         node, probe = start_node()
         source = NodeProcess('twobone_ik_ros.tools.target_publisher', ros_args=[
@@ -490,9 +492,29 @@ def test_a_stop_signal_while_targets_stream_ends_node_and_source_with_exit_code_
             for process in (source, node):
                 process.process.send_signal(stop_signal)
             for process in (source, node):
-                assert process.wait(timeout=30.0) == 0, (attempt, process.output())
+                code = process.wait(timeout=30.0)
+                if code == STOP_HUNG_EXIT_CODE and stuck_in_rclpy(process.output()):
+                    hung.append(process.output())  # the middleware's teardown: see below
+                    continue
+                assert code == 0, (attempt, process.output())
                 assert 'Traceback' not in process.output(), process.output()
         finally:
             probe.close()
             source.stop()
             node.stop()
+    # about once in 300 stops rclpy's destroy_node never returns (inside the
+    # middleware, GIL held); the stop's bound ends such a process with 1 and
+    # its threads' stacks (process.STOP_TIMEOUT).  Once is upstream's; more is news.
+    print(f"{len(hung)} of 10 processes hung in rclpy's teardown", *hung, sep='\n')
+    assert len(hung) <= 1, hung
+
+
+def stuck_in_rclpy(output):
+    """Tell whether the stop's bound ended a process whose main thread was inside rclpy."""
+    if 'Timeout (' not in output and 'stopping did not finish' not in output:
+        return False
+    for stack in output.split('\n\n'):
+        frames = [line for line in stack.splitlines() if line.strip().startswith('File ')]
+        if any(' in run_node' in frame for frame in frames):
+            return '/rclpy/' in frames[0]
+    return False

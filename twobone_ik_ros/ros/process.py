@@ -31,16 +31,16 @@ the node is destroyed and the context shut down.  Nothing runs on a context
 that is going away.  After the first signal the previous handlers are back, so
 a second Ctrl-C interrupts and a second SIGTERM terminates as usual.
 
-Stopping is also bounded on its own: once asked to stop, a process that has
-not finished within ``STOP_TIMEOUT`` writes where each of its threads is to
-stderr, with an error, and exits with code 0 (the stop it was asked for
-happened; the middleware's teardown did not finish).  Seen once in several
-hundred stops with targets streaming at 2 kHz: the process stayed inside the
-middleware after its node had stopped, and ``ros2 launch`` would have had to
-escalate to SIGTERM and SIGKILL.  ``STOP_TIMEOUT`` is below launch's
-``sigterm_timeout`` (5 s by default) so that the process ends first.  Should
-the interpreter itself be stuck, ``faulthandler`` dumps the threads and exits
-(code 1) ``STOP_TIMEOUT`` later.
+Stopping is also bounded: a process still stopping ``STOP_TIMEOUT`` after it
+was asked writes an error and where each of its threads is to stderr, and
+exits with code 1 (it did not shut down cleanly).  Seen about once in 300 stops
+with targets streaming at 2 kHz: the target publisher stayed inside rclpy's
+``destroy_node`` (the middleware's teardown of the node, holding the GIL)
+after its node had stopped.  ``ros2 launch`` would have escalated to SIGTERM
+after 5 s (its ``sigterm_timeout``) and a test waited for ever; now the
+process ends first, and says where it was.  When the GIL is held, as then,
+no Python runs: ``faulthandler``'s thread of C dumps the threads and exits
+(also code 1) a second later.
 """
 
 from __future__ import annotations
@@ -57,6 +57,8 @@ from typing import Any, Callable, List, Optional, Tuple, Type
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 #: seconds an orderly stop may take before the process ends anyway (launch waits 5 s)
 STOP_TIMEOUT = 3.0
+#: the exit code then: not a clean shutdown
+STOP_HUNG_EXIT_CODE = 1
 
 
 def _give_up(name: str) -> None:
@@ -66,7 +68,7 @@ def _give_up(name: str) -> None:
     sys.stderr.flush()
     faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
     sys.stderr.flush()
-    os._exit(0)
+    os._exit(STOP_HUNG_EXIT_CODE)
 
 
 def bound_stop(name: str) -> None:
@@ -74,8 +76,8 @@ def bound_stop(name: str) -> None:
     watchdog = threading.Timer(STOP_TIMEOUT, _give_up, args=(name,))
     watchdog.daemon = True
     watchdog.start()
-    # the same with a thread of C, for an interpreter that no longer runs Python
-    faulthandler.dump_traceback_later(2 * STOP_TIMEOUT, exit=True)
+    # the same from a thread of C, for a process whose GIL is held (exit code 1)
+    faulthandler.dump_traceback_later(STOP_TIMEOUT + 1.0, exit=True)
 
 
 class Spinner:
