@@ -17,7 +17,8 @@ Paths timed within the limits (``arm/path_timing``), without ROS.
 
 The controller's interpolation of the points is modelled as in
 ``test_planning``; the time-optimal reference is toppra's own duration for
-the same path (its constraints held at its grid points only).
+the same path (its constraints held at its grid points only, so a shade
+faster than any timing that holds them everywhere).
 """
 
 import math
@@ -46,13 +47,14 @@ def time_path(positions, offsets_s, start, planner):
     return start_path(time_poses(positions, offsets_s, planner.limits), start, planner)
 
 
-def check_followed_within(motion, limits, jerk):
+def check_followed_within(motion, limits):
     """Assert the controller's interpolation is the motion and keeps the limits; return it."""
+    assert motion.needs_accelerations
     points = motion.points()
     assert np.all(np.diff(points.times_ns) > 0)
     assert tuple(points.positions[-1]) == motion.goal
     assert not points.velocities[-1].any()
-    at, commanded = interpolated(points, jerk)
+    at, commanded = interpolated(points, True)
     plan = np.array([motion.at(t).position for t in at])
     assert np.max(np.abs(commanded - plan)) <= 1e-6
     velocity = np.diff(commanded, axis=0) / 1e-3
@@ -67,7 +69,7 @@ def test_a_path_is_timed_near_optimal_within_the_limits_through_its_poses(name):
     path = PATHS[name]
     planner = Planner(LIMITS)
     motion = time_path(path, None, None, planner)
-    check_followed_within(motion, LIMITS, False)
+    check_followed_within(motion, LIMITS)
     velocity, acceleration, _ = spline_peaks(motion._spline)
     assert velocity <= LIMITS.velocity * (1 + 1e-9)
     assert acceleration <= LIMITS.acceleration * (1 + 1e-9)
@@ -80,7 +82,7 @@ def test_a_path_is_timed_near_optimal_within_the_limits_through_its_poses(name):
     optimal = _toppra_trajectory(path, LIMITS).duration
     print(f"{name}: {motion.duration / optimal:.4f} x toppra's duration, poses within "
           f'{max(gaps):.2g} rad')
-    assert motion.duration <= 1.25 * optimal
+    assert motion.duration <= 1.1 * optimal  # issue 19: time-optimal or within 1.1x
 
 
 def test_stamps_the_limits_allow_are_kept_exactly():
@@ -98,14 +100,14 @@ def test_stamps_beyond_the_limits_are_stretched_to_the_first_limit_reached(limit
     assert motion.retimed and motion.stretch > 10.0
     peaks = spline_peaks(motion._spline) / np.array(limits)
     assert max(peaks[0], math.sqrt(peaks[1]), peaks[2] ** (1 / 3)) == pytest.approx(1.0, rel=1e-9)
-    check_followed_within(motion, limits, math.isfinite(limits.jerk))
+    check_followed_within(motion, limits)
 
 
 def test_a_moving_arm_is_brought_to_the_first_pose_then_follows():
     path = PATHS['wave']
     start = ArmState((1.0, -1.0), (1.2, 0.8))
     motion = time_path(path, None, start, Planner(LIMITS))
-    points = check_followed_within(motion, LIMITS, False)
+    points = check_followed_within(motion, LIMITS)
     assert tuple(points.positions[0]) == start.position
     assert tuple(points.velocities[0]) == start.velocity
     assert tuple(path[0]) in {tuple(p) for p in points.positions}
@@ -114,4 +116,4 @@ def test_a_moving_arm_is_brought_to_the_first_pose_then_follows():
 def test_a_path_of_one_place_is_a_move_there():
     motion = time_path([[0.3, 0.2]] * 5, None, ArmState((0.0, 0.0)), Planner(LIMITS))
     assert motion.goal == (0.3, 0.2) and not motion.retimed
-    check_followed_within(motion, LIMITS, False)
+    check_followed_within(motion, LIMITS)

@@ -243,7 +243,7 @@ class ArmOutput:
         config = self._config
         assert config is not None
         goal = (theta1, theta2)
-        motion = self._trajectories.timed(lambda begin: self._tracker.move(goal, begin), config)
+        motion = self._trajectories.timed(lambda begin: self._tracker.move(goal, begin))
         self._sent(stamp, goal, self._trajectories.point(goal, start, config)
                    if motion is None else self._due(motion))
 
@@ -318,7 +318,7 @@ class ArmOutput:
 
         if trajectory:
             self._streamer.stop_stream()
-            return self._trajectories.timed(start, config)
+            return self._trajectories.timed(start)
         motion = start(time.monotonic_ns())
         if motion is not None:
             self._streamer.stream(config.command_rate, self._publish_command)

@@ -15,32 +15,39 @@
 """
 A path's timing within the joints' limits, for a controller to follow.
 
-Pure (numpy, scipy's splines, toppra; no ROS), like ``planning``.  A path
-(its poses' joint angles, continuous, from ``motion.plan_path``) becomes a
-*C2 cubic spline in time* through its poses, at rest at both ends:
+Pure (numpy, scipy's piecewise polynomials, toppra; no ROS), like
+``planning``.  A path (its poses' joint angles, continuous, from
+``motion.plan_path``) becomes a *piecewise polynomial in time* through its
+poses, at rest at both ends:
 
 - without usable stamps, the times come from toppra, the time-optimal
   parameterisation of the path's geometry (a spline through the poses over
-  their chord length) within the velocity and acceleration limits, sampled
-  every ``SAMPLE_S``;
-- with stamps, the poses are due at the stamps' offsets.
+  their largest-joint distance) within the velocity and acceleration limits.
+  toppra's trajectory is sampled every ``SAMPLE_S`` (position, velocity and
+  acceleration) and joined by quintics, each matching the samples at its
+  ends: what joint_trajectory_controller does between points that carry
+  all three.  Quintics follow toppra's accelerations where a C2 cubic
+  spline through the same positions rings: on a random walk of 100 poses
+  (``test_path_timing``) the cubic spline took 20.32 s within the limits,
+  the quintics 18.98 s, toppra's own timing (its limits held at its grid
+  points only) 17.42 s.
+- with stamps, the poses are due at the stamps' offsets, joined by the C2
+  cubic spline through them (a cubic is the quintic of its own ends, so the
+  controller follows it too).
 
-The spline's peaks are exact (velocity is quadratic and acceleration linear
-on each piece, jerk constant), so the limits are checked, not sampled: a
-timing that exceeds one (toppra keeps its constraints at its grid points
-only; stamps may ask for anything) is stretched uniformly by the smallest
-factor that keeps all three (velocity scales by 1/k, acceleration 1/k^2,
-jerk 1/k^3).  For stamps, that stretch is ``retimed``, which the node
-counts and warns about.
+toppra holds its constraints at its grid points only (``GRID_PER_POSE`` of
+them per pose), and stamps may ask for anything, so the limits are then
+checked on the polynomials, exactly (``spline_peaks``: each piece's ends and
+the roots of the next derivative), not sampled, and a timing that exceeds
+one is stretched uniformly by the smallest factor that keeps all three
+(velocity scales by 1/k, acceleration 1/k^2, jerk 1/k^3).  For stamps, that
+stretch is ``retimed``, which the node counts and warns about.
 
-A controller that interpolates between points carrying positions and
-velocities with cubics (joint_trajectory_controller does; with
-accelerations, quintics, which for a cubic are the same) reproduces each
-piece exactly, so it keeps the limits the spline keeps.  One exception: a
-clamped cubic spline starts and ends at rest but not at zero acceleration,
-so with a jerk limit the acceleration steps there (inside, the jerk limit
-holds).  When the arm is not
-at rest on the first pose, a ``planning`` move takes it there first.
+When the arm is not at rest on the first pose, a ``planning`` move takes it
+there first, arriving with the acceleration the path starts with.  One
+exception to the limits: the timing starts and ends at rest but not at zero
+acceleration, so with a jerk limit the acceleration steps at its end, and at
+its start when there was no move to it (inside, the jerk limit holds).
 
 toppra is imported by ``load_path_timing``, which the node calls when it
 drives a controller (it loads scipy and matplotlib: over a second on a cold
@@ -51,20 +58,25 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any, NamedTuple, Optional, Tuple
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
 import numpy.typing as npt
 
 from twobone_ik_ros.arm.planning import Angles, ArmState, Limits, Motion, Planner, Samples
 
-#: toppra's trajectory is sampled this often for the spline: finer follows
-#: toppra more closely but rings more where its acceleration switches.
+#: toppra's trajectory is sampled this often for the quintics (and the
+#: controller's points): 10 ms did no better on the test paths, with twice the points.
 SAMPLE_S = 0.02
-#: toppra's grid: twice the poses, within these bounds.  Its cost grows with
-#: the grid (a path of 10 000 poses would take seconds at 20 000 points); the
-#: exact stretch makes up for a coarse grid's optimism.
-MAX_GRID_POINTS = 1000
+#: toppra's grid: this many points per pose, within the bounds below.  Its
+#: constraints hold at the grid points; between them a random walk's curvature
+#: made its accelerations 1.49x the limit at 10 per pose, 1.29x at 40.
+GRID_PER_POSE = 20
+MIN_GRID_POINTS = 100
+#: Its cost grows with the grid (about 50 ms at 2000 points; a path of 10 000
+#: poses would take seconds at 200 000); the exact stretch makes up for a
+#: coarse grid's optimism.
+MAX_GRID_POINTS = 2000
 #: Poses closer than this (rad, largest joint) are one pose: a spline
 #: through two poses at one place has no direction there.
 SAME_POSE = 1e-9
@@ -96,6 +108,8 @@ class PathMotion:
         self.retimed = path.retimed
         self.goal = path.goal
         self.duration: float = self._offset + float(spline.x[-1])
+        #: the quintics need them; a cubic spline's are continuous, so it has them too
+        self.needs_accelerations = True
 
     def at(self, seconds: float) -> ArmState:
         """Return the state ``seconds`` after the start; the last pose, at rest, after the end."""
@@ -165,13 +179,12 @@ def time_poses(positions: npt.ArrayLike, offsets_s: Optional[npt.ArrayLike],
     if pts.shape[0] == 1:
         return TimedPath(_still(pts[0]), start, goal, 1.0, False)
     if offsets is None:
-        times, through = _optimal_samples(pts, limits)
+        spline = _optimal(pts, limits)
     else:
-        times, through = offsets - offsets[0], pts
-    spline = _spline(times, through)
+        spline = _spline(offsets - offsets[0], pts)
     stretch = _stretch(spline, limits)
     if stretch > 1.0 + RETIME_TOLERANCE:
-        spline = _spline(times * stretch, through)
+        spline = _stretched(spline, stretch)
     else:
         stretch = 1.0
     return TimedPath(spline, start, goal, stretch, offsets is not None)
@@ -183,11 +196,15 @@ def start_path(path: TimedPath, start: Optional[ArmState],
     Return ``path`` run from ``start``: a move to its first pose first unless there at rest.
 
     ``start`` None: the arm is taken to be there.  None when the move cannot
-    be planned.
+    be planned.  The move's acceleration is continuous (``Planner.continuous``)
+    and ends as the path's starts, so that the point where they meet has one
+    acceleration, as points that carry accelerations need.
     """
     approach = None
     if start is not None and not _at_rest_on(start, path.start):
-        approach = planner.plan(start, path.start)
+        leaving = path.spline(0.0, 2)
+        approach = planner.continuous().plan(start, path.start,
+                                             (float(leaving[0]), float(leaving[1])))
         if approach is None:
             return None
     return PathMotion(approach, path)
@@ -195,24 +212,41 @@ def start_path(path: TimedPath, start: Optional[ArmState],
 
 def spline_peaks(spline: Any) -> npt.NDArray[np.float64]:
     """
-    Return the largest |velocity|, |acceleration| and |jerk| of a cubic spline, exactly.
+    Return the largest |velocity|, |acceleration| and |jerk| of a piecewise polynomial, exactly.
 
-    On each piece ``p(t) = c0 t^3 + c1 t^2 + c2 t + c3``: velocity peaks at
-    the piece's ends or at ``t = -c1 / (3 c0)``, acceleration at the ends,
-    jerk is ``6 c0``.
+    ``spline`` is a scipy ``PPoly`` of (times, joints).  Each derivative
+    peaks at a piece's ends or where the next derivative is zero inside it.
     """
-    c = spline.c  # (4, pieces, joints)
-    h = np.diff(spline.x)[:, None]
-    c0, c1, c2 = c[0], c[1], c[2]
-    velocity_ends = np.maximum(np.abs(c2), np.abs(3.0 * c0 * h * h + 2.0 * c1 * h + c2))
-    with np.errstate(divide='ignore', invalid='ignore'):
-        vertex = -c1 / (3.0 * c0)
-    inside = np.isfinite(vertex) & (vertex > 0.0) & (vertex < h)
-    vertex = np.where(inside, vertex, 0.0)
-    velocity_vertex = np.abs(3.0 * c0 * vertex * vertex + 2.0 * c1 * vertex + c2)
-    velocity = max(float(velocity_ends.max()), float(velocity_vertex.max()))
-    acceleration = float(np.maximum(np.abs(2.0 * c1), np.abs(6.0 * c0 * h + 2.0 * c1)).max())
-    return np.array([velocity, acceleration, float(np.abs(6.0 * c0).max())])
+    return np.array([_peak(spline, order) for order in (1, 2, 3)])
+
+
+def _peak(spline: Any, order: int) -> float:
+    """Return the largest |d^order/dt^order| of ``spline`` over its pieces, ends included."""
+    from scipy.interpolate import PPoly
+    curve = spline.derivative(order)
+    c = curve.c  # (degree + 1, pieces, joints), each piece in its own time from 0
+    h = np.diff(curve.x)[:, None]
+    at_end = np.zeros_like(c[0])
+    for coefficient in c:  # Horner, every piece at its own end
+        at_end = at_end * h + coefficient
+    peak = float(max(np.abs(c[-1]).max(), np.abs(at_end).max()))
+    if c.shape[0] > 1:  # not constant on a piece: its inside may peak
+        slope = curve.derivative(1)
+        for joint in range(c.shape[2]):
+            roots = PPoly(slope.c[:, :, joint], slope.x).roots(
+                discontinuity=False, extrapolate=False)
+            roots = roots[np.isfinite(roots)]
+            if roots.size:
+                peak = max(peak, float(np.abs(curve(roots)[:, joint]).max()))
+    return peak
+
+
+def _stretched(spline: Any, factor: float) -> Any:
+    """Return ``spline`` run ``factor`` times slower: the same curve, each derivative scaled."""
+    from scipy.interpolate import PPoly
+    degree = spline.c.shape[0] - 1
+    powers = (degree - np.arange(degree + 1)).astype(np.float64)
+    return PPoly(spline.c / factor ** powers[:, None, None], spline.x * factor)
 
 
 def _stretch(spline: Any, limits: Limits) -> float:
@@ -224,7 +258,7 @@ def _stretch(spline: Any, limits: Limits) -> float:
 
 
 def _spline(times: npt.NDArray[np.float64], pts: npt.NDArray[np.float64]) -> Any:
-    """Return the C2 cubic spline through ``pts`` at ``times``, at rest at both ends."""
+    """Return the C2 cubic spline through ``pts`` at ``times``, at rest at both ends (a PPoly)."""
     from scipy.interpolate import CubicSpline
     return CubicSpline(times, pts, axis=0, bc_type='clamped')
 
@@ -234,14 +268,13 @@ def _still(pose: npt.NDArray[np.float64]) -> Any:
     return _spline(np.array([0.0, SAMPLE_S]), np.stack((pose, pose)))
 
 
-def _optimal_samples(pts: npt.NDArray[np.float64],
-                     limits: Limits) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+def _optimal(pts: npt.NDArray[np.float64], limits: Limits) -> Any:
     """
-    Return toppra's time-optimal timing of the path: times every ``SAMPLE_S``, positions.
+    Return toppra's time-optimal timing of the path as quintics between samples every ``SAMPLE_S``.
 
     The geometry is toppra's spline through the poses over their cumulative
     largest-joint distance; the first and last positions are the poses
-    themselves, so the arm ends exactly on the last.
+    themselves, so the arm ends exactly on the last, at rest.
     """
     trajectory = _toppra_trajectory(pts, limits)
     end = float(trajectory.duration)
@@ -250,8 +283,31 @@ def _optimal_samples(pts: npt.NDArray[np.float64],
         times = times[:-1]
     times = np.append(times, end)
     positions = np.asarray(trajectory(times), dtype=np.float64)
+    velocities = np.asarray(trajectory(times, 1), dtype=np.float64)
+    accelerations = np.asarray(trajectory(times, 2), dtype=np.float64)
     positions[0], positions[-1] = pts[0], pts[-1]
-    return times, positions
+    velocities[0] = velocities[-1] = 0.0
+    return _quintics(times, positions, velocities, accelerations)
+
+
+def _quintics(times: npt.NDArray[np.float64], positions: npt.NDArray[np.float64],
+              velocities: npt.NDArray[np.float64],
+              accelerations: npt.NDArray[np.float64]) -> Any:
+    """
+    Return the quintics through (position, velocity, acceleration) at ``times``, as one PPoly.
+
+    On a piece of length h the Bernstein coefficients of a quintic with those
+    ends are p0, p0 + v0 h/5, p0 + 2 v0 h/5 + a0 h^2/20 and, mirrored, the
+    same of the end with -h.
+    """
+    from scipy.interpolate import BPoly, PPoly
+    h = np.diff(times)[:, None]
+    p0, v0, a0 = positions[:-1], velocities[:-1], accelerations[:-1]
+    p1, v1, a1 = positions[1:], velocities[1:], accelerations[1:]
+    coefficients = np.stack((
+        p0, p0 + v0 * h / 5.0, p0 + 2.0 * v0 * h / 5.0 + a0 * h * h / 20.0,
+        p1 - 2.0 * v1 * h / 5.0 + a1 * h * h / 20.0, p1 - v1 * h / 5.0, p1))
+    return PPoly.from_bernstein_basis(BPoly(coefficients, times))
 
 
 def _toppra_trajectory(pts: npt.NDArray[np.float64], limits: Limits) -> Any:
@@ -267,7 +323,8 @@ def _toppra_trajectory(pts: npt.NDArray[np.float64], limits: Limits) -> Any:
         [constraint.JointVelocityConstraint(velocity),
          constraint.JointAccelerationConstraint(acceleration)],
         path, parametrizer='ParametrizeSpline',
-        gridpt_min_nb_points=min(MAX_GRID_POINTS, max(100, 2 * len(pts))))
+        gridpt_min_nb_points=min(MAX_GRID_POINTS,
+                                 max(MIN_GRID_POINTS, GRID_PER_POSE * len(pts))))
     trajectory = solver.compute_trajectory(0.0, 0.0)
     if trajectory is None:
         raise RuntimeError('toppra found no parameterisation of the path')

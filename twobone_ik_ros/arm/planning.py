@@ -47,6 +47,10 @@ _NS = 1_000_000_000
 #: the acceleration limit between knots 1 us apart), and no controller
 #: samples that finely.
 MIN_KNOT_SPACING_S = 1e-4
+#: Without a jerk limit, the moves that lead into a path ramp their
+#: acceleration over this long (``Planner.continuous``): a path's points carry
+#: accelerations, which a profile whose acceleration steps cannot give.
+RAMP_S = 0.02
 _AT_REST = (0.0, 0.0)
 
 
@@ -84,6 +88,10 @@ class Timed(Protocol):
     """What the node runs an arm along: a move (``Motion``) or a path (``path_timing``)."""
 
     duration: float
+    #: whether the controller follows the points only with their accelerations
+    #: (quintics); else they go without, and it interpolates cubics, which is
+    #: what a profile whose acceleration steps at the points needs
+    needs_accelerations: bool
 
     def at(self, seconds: float) -> ArmState:
         """Return the state ``seconds`` after the start (the end, at rest, after it)."""
@@ -95,12 +103,15 @@ class Timed(Protocol):
 class Motion:
     """A planned move: its state at any time, and the points a controller needs."""
 
-    def __init__(self, trajectory: Trajectory, start: ArmState, goal: Angles) -> None:
+    def __init__(self, trajectory: Trajectory, start: ArmState, goal: Angles,
+                 needs_accelerations: bool) -> None:
         """Wrap ruckig's ``trajectory`` from ``start`` to ``goal`` (at rest)."""
         self._trajectory = trajectory
         self.start = start
         self.goal = goal
         self.duration: float = trajectory.duration
+        #: jerk-limited: the acceleration is continuous, one value at each point
+        self.needs_accelerations = needs_accelerations
 
     def at(self, seconds: float) -> ArmState:
         """Return the state ``seconds`` after the start; the goal, at rest, from the end on."""
@@ -165,19 +176,37 @@ class Planner:
         self._input.max_acceleration = [limits.acceleration] * 2
         self._input.max_jerk = [limits.jerk] * 2
         self._input.target_velocity = [0.0, 0.0]
-        self._input.target_acceleration = [0.0, 0.0]
         if min_duration > 0.0:
             self._input.minimum_duration = min_duration
+        self._continuous: Optional[Planner] = None
 
-    def plan(self, start: ArmState, goal: Angles) -> Optional[Motion]:
+    def continuous(self) -> 'Planner':
+        """
+        Return a planner of moves with a continuous acceleration: this or a jerk-limited twin.
+
+        Without a jerk limit the twin's jerk ramps the acceleration limit in
+        ``RAMP_S``: the move before a path, whose points carry accelerations.
+        """
+        if math.isfinite(self.limits.jerk):
+            return self
+        if self._continuous is None:
+            limits = self.limits._replace(jerk=self.limits.acceleration / RAMP_S)
+            self._continuous = Planner(limits, self.min_duration)
+        return self._continuous
+
+    def plan(self, start: ArmState, goal: Angles,
+             arrival_acceleration: Angles = _AT_REST) -> Optional[Motion]:
         """
         Return the move from ``start`` to ``goal`` (at rest), both joints arriving together.
 
         None when ruckig refuses the input (a state it cannot read, such as a
         non-finite value); the caller says so.  Ruckig's time-synchronised
         motion is time-optimal for the slower joint under these limits.
+        ``arrival_acceleration`` (jerk-limited planners only): the move ends
+        still but already accelerating so, as a path starts.
         """
         given = self._input
+        given.target_acceleration = list(arrival_acceleration)
         given.current_position = list(start.position)
         given.current_velocity = list(start.velocity)
         given.current_acceleration = list(start.acceleration)
@@ -189,4 +218,4 @@ class Planner:
             return None
         if result not in (Result.Working, Result.Finished):
             return None
-        return Motion(trajectory, start, goal)
+        return Motion(trajectory, start, goal, math.isfinite(self.limits.jerk))

@@ -86,8 +86,7 @@ class TrajectorySender:
         """Return the seconds from now to the end of ``motion`` just sent (its lead included)."""
         return START_DELAY_NS / 1e9 + motion.duration
 
-    def timed(self, plan: Callable[[int], Optional[AnyTimed]],
-              config: IKConfig) -> Optional[AnyTimed]:
+    def timed(self, plan: Callable[[int], Optional[AnyTimed]]) -> Optional[AnyTimed]:
         """
         Send ``plan(begin)`` as a trajectory stamped ``begin``, ``START_DELAY_NS`` ahead.
 
@@ -103,17 +102,17 @@ class TrajectorySender:
             motion = plan(begin)
             if motion is None:
                 return None
-            message = self._message(motion, config, begin)
+            message = self._message(motion, begin)
             if clock.now().nanoseconds <= begin - LATE_MARGIN_NS or attempt + 1 == PLAN_ATTEMPTS:
                 break
             self._tracker.undo()
         self._emit(message)
         return motion
 
-    def _message(self, motion: Timed, config: IKConfig, start_ns: int) -> Any:
+    def _message(self, motion: Timed, start_ns: int) -> Any:
         """Return the motion's points as a message (bytes when they may be and can be)."""
         points = motion.points()
-        accelerations = points.accelerations if config.max_joint_jerk > 0.0 else None
+        accelerations = points.accelerations if motion.needs_accelerations else None
         writer = self._writer if self._as_bytes else None
         if writer is not None:
             return writer.write(points.positions, points.times_ns, points.velocities,
