@@ -39,6 +39,7 @@ from rcl_interfaces.srv import GetParameters, SetParameters
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from sensor_msgs.msg import JointState
+from twobone_ik_ros.ros.process import STOP_HUNG_EXIT_CODE
 from twobone_ik_ros.tools.harness import GraphClient, log_path, RosProcess
 from visualization_msgs.msg import MarkerArray
 import yaml
@@ -100,6 +101,38 @@ def assert_nothing_left(namespace, timeout=10.0):
     while processes_mentioning(f'__ns:=/{namespace}') and time.monotonic() < deadline:
         time.sleep(0.1)
     assert processes_mentioning(f'__ns:=/{namespace}') == []
+
+
+def hung_in_rclpy(output):
+    """
+    Tell whether the stop's bound ended a process of ours whose main thread was inside rclpy.
+
+    About once in a few hundred stops (more often late in a long session of
+    many DDS participants), rclpy's ``destroy_node`` never returns: inside the
+    middleware, with the GIL held (``ros.process``).  The bound then ends the
+    process with ``STOP_HUNG_EXIT_CODE`` and its threads' stacks.
+    """
+    if 'Timeout (' not in output and 'stopping did not finish' not in output:
+        return False
+    for stack in output.split('\n\n'):
+        frames = [line for line in stack.splitlines() if line.strip().startswith('File ')]
+        if any(' in run_node' in frame for frame in frames):
+            return '/rclpy/' in frames[0]
+    return False
+
+
+def assert_stopped(code, output):
+    """
+    Assert that a process of ours stopped cleanly: exit code 0.
+
+    Or exit code 1 from the stop's bound, its main thread in rclpy's teardown
+    (``hung_in_rclpy``): upstream's hang, printed and let pass; a hang anywhere
+    else, or any other code, fails.
+    """
+    if code == STOP_HUNG_EXIT_CODE and hung_in_rclpy(output):
+        print("rclpy's teardown hung (upstream); the stop's bound ended the process:", output)
+        return
+    assert code == 0, output
 
 
 def processes_mentioning(text):

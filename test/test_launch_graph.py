@@ -22,18 +22,18 @@ package) with an argument set in a namespace of its own, and a probe node
 checks the running graph: node names, parameter values and types, topics
 under the namespace, and that a target published on ``target_topic`` is
 answered.  After the test, the launch is shut down as Ctrl-C would, and every
-process it started must have exited with code 0.
+process it started must have exited with code 0 (``assert_stopped``).
 """
 
 
 import pytest
-from ros_harness import Probe, require_ros_tools, unique_name
+from ros_harness import assert_stopped, Probe, require_ros_tools, unique_name
 
 require_ros_tools()
 
 from launch import LaunchDescription  # noqa: E402, I100  (after the skip above)
 from launch.actions import IncludeLaunchDescription, RegisterEventHandler  # noqa: E402
-from launch.event_handlers import OnProcessExit  # noqa: E402
+from launch.event_handlers import OnProcessExit, OnProcessIO  # noqa: E402
 from launch.launch_description_sources import AnyLaunchDescriptionSource  # noqa: E402
 import launch_pytest  # noqa: E402
 from rclpy.parameter import Parameter  # noqa: E402
@@ -57,11 +57,15 @@ def case(request, ros_install):
     launch_file, arguments, r1, r2 = CASES[request.param]
     namespace = unique_name('graph')
     exits = []
+    outputs = {}  # process name -> what it printed, for assert_stopped
     share = ros_install / 'share' / 'twobone_ik_ros' / 'launch'
     arguments = dict(arguments, namespace=namespace, robot_state_publisher='false')
     description = LaunchDescription([
         RegisterEventHandler(OnProcessExit(on_exit=lambda event, _: exits.append(
-            (event.process_name, event.returncode)))),
+            (event.process_name, event.returncode, outputs.get(event.process_name, ''))))),
+        RegisterEventHandler(OnProcessIO(on_stderr=lambda event: outputs.update({
+            event.process_name: outputs.get(event.process_name, '')
+            + event.text.decode(errors='replace')}))),
         IncludeLaunchDescription(AnyLaunchDescriptionSource(str(share / launch_file)),
                                  launch_arguments=arguments.items()),
         launch_pytest.actions.ReadyToTest(),
@@ -106,5 +110,6 @@ def test_the_running_graph_is_what_the_arguments_say(launched):
         probe.close()
     yield
     # after the launch was shut down (SIGINT to every process)
-    assert any(name.startswith('twobone_ik_node') for name, _ in exits), exits
-    assert all(code == 0 for _, code in exits), exits
+    assert any(name.startswith('twobone_ik_node') for name, _, _ in exits), exits
+    for _, code, output in exits:
+        assert_stopped(code, output)

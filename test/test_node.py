@@ -33,7 +33,8 @@ import pytest
 from rclpy.impl.implementation_singleton import rclpy_implementation
 from rclpy.parameter import Parameter
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
-from ros_harness import all_finite, NodeProcess, Probe, RobotStatePublisher, unique_name
+from ros_harness import (all_finite, assert_stopped, hung_in_rclpy, NodeProcess, Probe,
+                         RobotStatePublisher, unique_name)
 from twobone_ik_ros.model.parameters import DEFAULTS, validate_change
 from twobone_ik_ros.model.urdf import arm_urdf
 from twobone_ik_ros.node.diagnostics import REJECT_REASONS
@@ -451,7 +452,7 @@ def test_flood_of_20000_with_a_third_bad_leaves_the_node_alive_and_counting(prob
 
 
 def test_sigint_stops_the_node_with_exit_code_zero(node, probe):
-    assert node.interrupt() == 0, node.output()
+    assert_stopped(node.interrupt(), node.output())
     # nothing said on the way out (ruckig's bindings report objects alive at teardown)
     assert 'leaked' not in node.output(), node.output()
 
@@ -468,7 +469,7 @@ def test_a_stop_that_hangs_ends_the_process_anyway_saying_where_it_was():
         output = process.output()
         assert f'stopping did not finish within {STOP_TIMEOUT:g} s' in output, output
         assert '_destroy_never_returns' in output, output  # where it hung
-        assert not stuck_in_rclpy(output)  # ours, not the middleware's
+        assert not hung_in_rclpy(output)  # ours, not the middleware's
     finally:
         probe.close()
         process.stop()
@@ -493,7 +494,7 @@ def test_a_stop_signal_while_targets_stream_ends_node_and_source_with_exit_code_
                 process.process.send_signal(stop_signal)
             for process in (source, node):
                 code = process.wait(timeout=30.0)
-                if code == STOP_HUNG_EXIT_CODE and stuck_in_rclpy(process.output()):
+                if code == STOP_HUNG_EXIT_CODE and hung_in_rclpy(process.output()):
                     hung.append(process.output())  # the middleware's teardown: see below
                     continue
                 assert code == 0, (attempt, process.output())
@@ -507,14 +508,3 @@ def test_a_stop_signal_while_targets_stream_ends_node_and_source_with_exit_code_
     # its threads' stacks (process.STOP_TIMEOUT).  Once is upstream's; more is news.
     print(f"{len(hung)} of 10 processes hung in rclpy's teardown", *hung, sep='\n')
     assert len(hung) <= 1, hung
-
-
-def stuck_in_rclpy(output):
-    """Tell whether the stop's bound ended a process whose main thread was inside rclpy."""
-    if 'Timeout (' not in output and 'stopping did not finish' not in output:
-        return False
-    for stack in output.split('\n\n'):
-        frames = [line for line in stack.splitlines() if line.strip().startswith('File ')]
-        if any(' in run_node' in frame for frame in frames):
-            return '/rclpy/' in frames[0]
-    return False

@@ -34,7 +34,7 @@ from helpers import random_reachable, ROOT
 from nav_msgs.msg import Path
 import pytest
 from rclpy.serialization import serialize_message
-from ros_harness import all_finite, NodeProcess, Probe, unique_name
+from ros_harness import all_finite, assert_stopped, NodeProcess, Probe, unique_name
 from twobone_ik_ros.node.diagnostics import REJECT_REASONS
 
 pytestmark = pytest.mark.ros
@@ -185,7 +185,7 @@ def test_thousands_of_malformed_and_hostile_messages_leave_the_node_answering(st
     assert int(values['rejected.malformed']) > sent // 10
     assert values['internal_errors'] == '0'
     assert all_finite(probe.joint_states + probe.elbows + probe.markers)
-    assert process.interrupt() == 0, process.output()
+    assert_stopped(process.interrupt(), process.output())
     assert 'Traceback' not in process.output()
 
 
@@ -210,4 +210,4 @@ def test_a_callback_that_raises_costs_that_message_not_the_node(started):
     # each kind with its traceback once; repeats of a kind are counted, not printed again
     assert output.count('Traceback') == 3, output
     assert output.count('ZeroDivisionError: injected fault') == 3, output
-    assert process.interrupt() == 0, process.output()
+    assert_stopped(process.interrupt(), process.output())
