@@ -503,8 +503,8 @@ def test_a_stop_signal_while_targets_stream_ends_node_and_source_with_exit_code_
             probe.close()
             source.stop()
             node.stop()
-    # about once in 300 stops rclpy's destroy_node never returns (inside the
-    # middleware, GIL held); the stop's bound ends such a process with 1 and
-    # its threads' stacks (process.STOP_TIMEOUT).  Once is upstream's; more is news.
+    # rarely, rclpy's destroy_node never returns (inside the middleware, GIL
+    # held); the stop's bound ends such a process with 1 and its threads'
+    # stacks (process.STOP_TIMEOUT).  Once is upstream's; more is news.
     print(f"{len(hung)} of 10 processes hung in rclpy's teardown", *hung, sep='\n')
     assert len(hung) <= 1, hung
