@@ -123,16 +123,17 @@ def hung_in_rclpy(output):
 
 def assert_stopped(code, output):
     """
-    Assert that a process of ours stopped cleanly: exit code 0.
+    Assert that a process of ours stopped cleanly: exit code 0; return whether it hung instead.
 
-    Or exit code 1 from the stop's bound, its main thread in rclpy's teardown
-    (``hung_in_rclpy``): upstream's hang, printed and let pass; a hang anywhere
-    else, or any other code, fails.
+    Hung: exit code 1 from the stop's bound, its main thread in rclpy's
+    teardown (``hung_in_rclpy``): upstream's hang, printed and let pass (True);
+    a hang anywhere else, or any other code, fails.
     """
     if code == STOP_HUNG_EXIT_CODE and hung_in_rclpy(output):
         print("rclpy's teardown hung (upstream); the stop's bound ended the process:", output)
-        return
+        return True
     assert code == 0, output
+    return False
 
 
 def processes_mentioning(text):

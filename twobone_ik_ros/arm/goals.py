@@ -45,6 +45,8 @@ from twobone_ik_ros.arm.feedback import Move
 from twobone_ik_ros.model.parameters import IKConfig, Output
 
 Guard = Callable[[Callable[..., Any]], Callable[..., Any]]
+#: A finished goal's status as a result of ``feedback.GOAL_OUTCOMES``; any other is an abort.
+_RESULTS = {GoalStatus.STATUS_SUCCEEDED: 'succeeded', GoalStatus.STATUS_CANCELED: 'canceled'}
 
 
 def check_output(config: IKConfig) -> None:
@@ -110,13 +112,10 @@ class TrajectoryGoals:
             self._guard(lambda done: self._finished(done, move)))
 
     def _finished(self, result: Any, move: Move) -> None:
-        """Hand the goal's end to ``arrival`` (any status but these two is an abort)."""
+        """Hand the goal's end to ``arrival``, as a result of ``_RESULTS``."""
         response = result.result()
         why = response.result.error_string or f'error code {response.result.error_code}'
-        status = response.status
-        self._arrival.answered(move, 'succeeded' if status == GoalStatus.STATUS_SUCCEEDED
-                               else 'canceled' if status == GoalStatus.STATUS_CANCELED
-                               else 'aborted', why)
+        self._arrival.answered(move, _RESULTS.get(response.status, 'aborted'), why)
 
     def destroy(self) -> None:
         """Destroy the client (the output changed); answers still to come are dropped."""

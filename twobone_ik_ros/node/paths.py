@@ -85,15 +85,10 @@ class PathFollower:
         sec, nanosec, frame = path.frame_header()
         points, stamps = path.points, path.stamps_ns
         config = self._config
-        # what reached answers with: the path's own stamp, else its frame header's (the
-        # first pose's when the path names no frame), else (none given) when it came
-        own_sec, own_nanosec, _ = path.header
-        if own_sec or own_nanosec:
-            stamp = Time(sec=own_sec, nanosec=own_nanosec)
-        elif sec or nanosec:
-            stamp = Time(sec=sec, nanosec=nanosec)
-        else:
-            stamp = self._node.get_clock().now().to_msg()
+        # what reached answers with: the path's stamp, else (none given) when it came
+        answer = path.answer_stamp()
+        stamp = Time(sec=answer[0], nanosec=answer[1]) if answer is not None else \
+            self._node.get_clock().now().to_msg()
         if frame and frame != config.frame:
             def use(transform: Any) -> None:
                 xs, ys = apply_transform(transform, points[:, 0], points[:, 1], points[:, 2])

@@ -87,6 +87,13 @@ class PathData(NamedTuple):
             return self.first
         return self.header
 
+    def answer_stamp(self) -> Optional[Tuple[int, int]]:
+        """Return the stamp that answers the path: its own, else its frame header's, or None."""
+        for sec, nanosec, _ in (self.header, self.frame_header()):
+            if sec or nanosec:
+                return sec, nanosec
+        return None
+
 
 def _stamped(header: Any) -> Stamped:
     return header.stamp.sec, header.stamp.nanosec, header.frame_id
