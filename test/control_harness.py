@@ -258,15 +258,28 @@ class ControlledArm:
                 return self.measured()
             assert time.monotonic() < deadline, f'({x}, {y}) not reached: {self.measured()}'
 
-    def move_to(self, theta1, theta2):
-        """Put the arm at (theta1, theta2) by commanding its controller, as any node could."""
+    def move_to(self, theta1, theta2, timeout=20.0):
+        """
+        Put the arm at (theta1, theta2) by commanding its controller, as any node could.
+
+        The command is sent again every second until the arm is there: one
+        published as the controller's subscription is still being matched
+        (its publisher counted, the controller's reader not yet) is lost.
+        """
         if self.output is Output.FORWARD_COMMAND:
-            self._command_pub.publish(Float64MultiArray(data=[float(theta1), float(theta2)]))
+            message = Float64MultiArray(data=[float(theta1), float(theta2)])
         else:
             point = JointTrajectoryPoint(positions=[float(theta1), float(theta2)])
             point.time_from_start.nanosec = 100_000_000
-            self._command_pub.publish(JointTrajectory(joint_names=list(JOINTS), points=[point]))
-        return self.wait_until_at((theta1, theta2))
+            message = JointTrajectory(joint_names=list(JOINTS), points=[point])
+        deadline = time.monotonic() + timeout
+        while True:
+            self._command_pub.publish(message)
+            if time.monotonic() + 1.0 >= deadline:
+                return self.wait_until_at((theta1, theta2), max(0.0, deadline - time.monotonic()))
+            if self.probe.spin_until(lambda: self._at(self.measured() or (math.inf, math.inf),
+                                                      (theta1, theta2), AT), 1.0):
+                return self.measured()
 
     def wait_for_node_state(self, angles, timeout=20.0):
         """Wait until the node's diagnostics report the arm at exactly these angles."""

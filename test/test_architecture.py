@@ -45,8 +45,8 @@ LAYERS: Dict[str, Set[str]] = {
 }
 #: what runs without ROS: whole parts, and single modules of other parts
 PURE_PARTS = {'ik', 'solver', 'model'}
-PURE_MODULES = {'arm.motion', 'arm.planning', 'arm.tracking', 'arm.path_timing', 'arm.feedback',
-                'tools.target_patterns', 'tools.render'}
+PURE_MODULES = {'arm.cycles', 'arm.motion', 'arm.planning', 'arm.tracking', 'arm.path_timing',
+                'arm.feedback', 'tools.target_patterns', 'tools.render'}
 #: what a pure module may import besides the standard library and the package
 PURE_EXTRAS = {'numpy', 'PIL', 'ruckig', 'scipy', 'toppra'}
 

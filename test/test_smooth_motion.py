@@ -22,9 +22,10 @@ joint_states are sampled throughout; velocities and accelerations are
 finite differences of the measured positions over the times they were
 commanded for (``measured_motion``, ``worst_ratios``).  The ratios to the
 limits are printed, not asserted: joint_trajectory keeps them in most runs
-but not all (see the test), and what a streamed arm does depends on when
-each command arrives (README "Smooth motion").  Asserted: every move ends
-on the solution.
+but not all (see the test), and a streamed arm moves on the controller's
+cycles, whose stamps jitter (README "Smooth motion").  Asserted: every move
+ends on the solution, and a stream's commands reach the controller's cycles
+they are for (``stand_stills``).
 """
 
 import numpy as np
@@ -48,13 +49,18 @@ def measured_motion(joint_states, names=tuple(DEFAULTS['joint_names'])):
 
     joint_trajectory_controller commands, at the cycle stamped t, its
     trajectory at t + one period; mock hardware reports that command at the
-    next cycle.
+    next cycle.  A sample that did not reach the probe leaves the next
+    without the cycle before: that one is put at its own stamp (taking it
+    for the one before put it a period early: 3.8 times the acceleration
+    limit in a run whose arm kept it).
     """
     stamps = np.array([m.header.stamp.sec + 1e-9 * m.header.stamp.nanosec
                        for m in joint_states])
     positions = np.array([[dict(zip(m.name, m.position))[n] for n in names]
                           for m in joint_states])
-    return stamps[:-1] + 1.0 / UPDATE_RATE_HZ, positions[1:]
+    period = 1.0 / UPDATE_RATE_HZ
+    after_gap = np.diff(stamps) > 1.5 * period
+    return np.where(after_gap, stamps[1:], stamps[:-1] + period), positions[1:]
 
 
 def worst_ratios(times, positions, limits, stride=2):
@@ -74,6 +80,12 @@ def worst_ratios(times, positions, limits, stride=2):
         middle[stride:] - middle[:-stride])[:, None]
     return (float(np.max(np.abs(velocity))) / limits['max_joint_velocity'],
             float(np.max(np.abs(acceleration))) / limits['max_joint_acceleration'])
+
+
+def stand_stills(positions):
+    """Return (cycles the arm stood still between two steps, cycles it moved)."""
+    steps = np.abs(np.diff(positions, axis=0)).max(axis=1) > 0.0
+    return int(np.sum(~steps[1:-1] & steps[:-2] & steps[2:])), int(np.sum(steps))
 
 
 @pytest.mark.parametrize('output,jerk', [('joint_trajectory', 0.0),
@@ -108,6 +120,14 @@ def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jer
     ratios = {name: worst_ratios(*motion, limits)
               for name, motion in (('single moves', singles), ('retargeted', retargeted),
                                    ('path', path))}
+    # a command that misses its cycle holds the arm for one and then doubles its step (the
+    # node's commands before issue 19's cycles: 6.8 % of moving cycles idle, 7-9 % beside two
+    # CPU-bound processes; now 0 idle, 1.5-2.5 % busy, where controller_manager's executor, not
+    # real-time, takes some commands more than 8 ms after the node published them)
+    held, moved = np.sum([stand_stills(motion[1]) for motion in (singles, retargeted, path)],
+                         axis=0)
+    print(f'{output}: the arm stood still mid-move on {held} of {moved} cycles')
+    assert held <= 0.05 * moved
     ends = dict(zip(sent, list(sent.values())[1:] + [len(arm.commands)]))
     for name, (velocity, acceleration) in ratios.items():
         late = arm.lateness(sent[name], ends[name])

@@ -38,7 +38,6 @@ with a target, a path and the arm's state.
 
 from __future__ import annotations
 
-import time
 from typing import Any, Callable, Optional, Sequence, Tuple
 
 from rclpy.node import Node
@@ -152,7 +151,7 @@ class ArmOutput:
         assert self._output is not None
         if self._output.sends_trajectories:
             return self._trajectories.due(motion)
-        return motion.duration
+        return self._streamer.due(motion)
 
     def configure(self, config: IKConfig) -> None:
         """Make ``config``'s output the one in force (new entities only when it changed)."""
@@ -166,6 +165,7 @@ class ArmOutput:
             self._messages.name(names)
             self._reader.name(names)
             self._tracker.forget()
+            self._streamer.cycles.forget()
         self.arrival.configure(config, config.output.drives_controller)
         if config.output is not self._output:
             self._replace_entities(config.output)
@@ -186,6 +186,7 @@ class ArmOutput:
             node.destroy_subscription(self._state_subscription)
             self._state_subscription = None
         self._tracker.forget()
+        self._streamer.cycles.forget()
         self._output = output
         message_type, self.send = {
             Output.JOINT_STATES: (JointState, self._send_joint_state),
@@ -226,7 +227,7 @@ class ArmOutput:
         """
         config = self._config
         assert config is not None
-        motion = self._tracker.move((theta1, theta2), time.monotonic_ns())
+        motion = self._tracker.move((theta1, theta2), self._streamer.begin(config.command_rate))
         if motion is None:
             self._streamer.stop_stream()
             self._publish_command(theta1, theta2)
@@ -258,6 +259,8 @@ class ArmOutput:
         """Keep the arm's (theta1, theta2): matched by name, any order, other joints ignored."""
         reading = self._reader.read(msg.name, msg.position, msg.velocity)
         if reading is not None:
+            stamp = msg.header.stamp
+            self._streamer.cycles.heard(stamp.sec * 1_000_000_000 + stamp.nanosec)
             self._tracker.measure(*reading)
             self.arrival.heard(reading[0])
 
@@ -319,7 +322,7 @@ class ArmOutput:
         if trajectory:
             self._streamer.stop_stream()
             return self._trajectories.timed(start)
-        motion = start(time.monotonic_ns())
+        motion = start(self._streamer.begin(config.command_rate))
         if motion is not None:
             self._streamer.stream(config.command_rate, self._publish_command)
         return motion

@@ -17,13 +17,19 @@ Positions published over time, by a timer: a stream and a playback.
 
 A *stream* (``forward_command``) publishes the tracker's motion at
 ``command_rate`` until it ends, then its end once: a new target while it
-runs changes the motion, not the timer.  A *playback* publishes a path at
-its own timing (on joint_states, or on commands before the arm's state is
-known), the last pose that is due at each tick, and tells ``moved`` each
-position.  The timers are destroyed, not cancelled, when they stop: a
-cancelled timer is still an entity the executor checks on every wake-up
-(rclpy destroys it once its callback, which may be the caller, has
-returned).
+runs changes the motion, not the timer.  Each message is the motion at the
+controller cycle it is for, published between the cycle before and its own
+(``cycles``); the timer is held at that moment by setting its period on each
+call (rcl uses it for the call after the next).  A move planned while a
+stream runs starts at the last cycle the stream has published (``begin``):
+it continues the motion the controller has, and the next message is its
+position one cycle on.  Times are the ROS clock's, which the controller's
+stamps and the timers keep.  A *playback* publishes a path at its own timing
+(on joint_states, or on commands before the arm's state is known), the last
+pose that is due at each tick, and tells ``moved`` each position.  The
+timers are destroyed, not cancelled, when they stop: a cancelled timer is
+still an entity the executor checks on every wake-up (rclpy destroys it once
+its callback, which may be the caller, has returned).
 """
 
 from __future__ import annotations
@@ -33,7 +39,9 @@ from typing import Any, Callable, Optional, Tuple
 
 import numpy as np
 from rclpy.node import Node
+from twobone_ik_ros.arm.cycles import ControllerCycles
 from twobone_ik_ros.arm.motion import Angles
+from twobone_ik_ros.arm.planning import Timed
 from twobone_ik_ros.arm.tracking import ArmTracker
 
 #: How often a path played back is sampled.
@@ -49,27 +57,68 @@ class Streamer:
         self._node = node
         self._tracker = tracker
         self._moved = moved
+        self.cycles = ControllerCycles()
         self._stream_timer: Any = None
         self._stream_publish: Optional[Publish] = None
+        self._period_ns = 0
+        self._first_ns = 0  # when a stream that ``begin`` found stopped publishes first
         self._playback: Optional[Tuple[np.ndarray, np.ndarray, int, Publish]] = None
         self._playback_timer: Any = None
+
+    def _now(self) -> int:
+        return int(self._node.get_clock().now().nanoseconds)
+
+    def begin(self, rate_hz: float) -> int:
+        """
+        Return when a move planned now for a stream at ``rate_hz`` starts (ROS clock, ns).
+
+        The last cycle the stream has published a position for (at rest: the
+        cycle before its first message, which the arm holds anyway): the next
+        message is for the cycle after.  A stopped stream notes when it will
+        publish first, for ``stream``.
+        """
+        period = round(1e9 / rate_hz)
+        now = self._now()
+        timer = self._stream_timer
+        if timer is not None and period == self._period_ns:
+            publish = now + timer.time_until_next_call()
+        else:
+            publish = self._first_ns = self.cycles.publish_time(now, period)
+        return self.cycles.content_time(publish, period) - period
+
+    def due(self, motion: Timed) -> float:
+        """Return the seconds from now to the end of the tracker's ``motion`` (from ``begin``)."""
+        return (self._tracker.started_ns - self._now()) / 1e9 + motion.duration
 
     def stream(self, rate_hz: float, publish: Publish) -> None:
         """Publish the tracker's motion at ``rate_hz`` through ``publish`` (a stream goes on)."""
         self._stream_publish = publish
+        period = round(1e9 / rate_hz)
+        if self._stream_timer is not None and period != self._period_ns:
+            self.stop_stream()
         if self._stream_timer is None:
-            self._stream_timer = self._node.create_timer(1.0 / rate_hz, self._tick)
+            self._period_ns = period
+            first = max(self._first_ns - self._now(), 1)
+            self._stream_timer = self._node.create_timer(first / 1e9, self._tick)
+            self._stream_timer.timer_period_ns = period  # from the first call on
 
     def _tick(self) -> None:
-        """Publish the motion's position now; after its end (the goal, once) stop."""
-        now = time.monotonic_ns()
-        state = self._tracker.commanded(now)
+        """Publish the motion at the cycle this message is for; after its end (once) stop."""
+        now = self._now()
+        period = self._period_ns
+        cycle = self.cycles.content_time(now, period)
+        state = self._tracker.commanded(cycle)
         if state is None or self._stream_publish is None:
             self.stop_stream()
             return
         self._stream_publish(state.position[0], state.position[1])
-        if not self._tracker.moving(now):
+        if not self._tracker.moving(cycle):
             self.stop_stream()
+            return
+        timer = self._stream_timer
+        following = self._now() + timer.time_until_next_call()
+        timer.timer_period_ns = (
+            self.cycles.publish_time(following + period // 2, period) - following)
 
     def stop_stream(self) -> None:
         """Stop streaming."""

@@ -16,9 +16,8 @@
 The arm's state as the node knows it, and the moves planned from it.
 
 Pure (no ROS): ``outputs`` feeds it the arm's measured joint states and
-asks it for moves; times are nanoseconds of the clock the output runs its
-moves on (the ROS clock for trajectories, whose stamps name it; a
-monotonic one for a stream), one per tracker: an output change forgets.
+asks it for moves; times are nanoseconds of the ROS clock (a trajectory's
+stamp and a controller's cycles name it).
 
 Where a move starts: while the node's last move is under way and the arm
 follows it (measured within ``TRACKING_WINDOW_S`` of travel at the velocity

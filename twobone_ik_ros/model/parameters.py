@@ -189,7 +189,8 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
                   limits=MIN_MOVE_TIME_RANGE),
     ParameterSpec('command_rate', 100.0, 'double',
                   'Rate in Hz at which forward_command streams the positions of a move '
-                  'until the arm arrives.',
+                  'until the arm arrives, each for one controller cycle: the update_rate '
+                  'of the controller.',
                   f'{COMMAND_RATE_RANGE[0]:g} <= rate <= {COMMAND_RATE_RANGE[1]:g}',
                   limits=COMMAND_RATE_RANGE),
     ParameterSpec('goal_tolerance', 0.001, 'double',

@@ -1,0 +1,102 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""A stream's commands land one per controller cycle (``arm/cycles``), without ROS."""
+
+import random
+
+import pytest
+from twobone_ik_ros.arm.cycles import (
+    ControllerCycles, LATEST, next_on, PUBLISH_AFTER, WINDOW)
+
+PERIOD = 10_000_000
+
+
+def heard(phase, lateness, count=WINDOW, start=1_795_000_000 * 10**9):
+    cycles = ControllerCycles()
+    for k in range(count):
+        cycles.heard(start + phase + k * PERIOD + lateness())
+    return cycles
+
+
+def test_next_on_is_the_first_point_of_the_grid_at_or_after():
+    assert next_on(3, 10, 3) == 3
+    assert next_on(3, 10, 4) == 13
+    assert next_on(3, 10, -8) == -7
+    assert next_on(13, 10, 0) == 3
+
+
+@pytest.mark.parametrize('phase', [0, 4_777_000, PERIOD - 30_000])
+def test_the_grid_is_the_earliest_stamp_and_the_lateness_their_spread(phase):
+    rng = random.Random(phase)
+    lateness = [rng.randrange(20_000, 100_000) for _ in range(WINDOW)]
+    lateness[7] = 1_900_000  # a cycle that woke up late
+    cycles = heard(phase, iter(lateness).__next__)
+    found, late = cycles.grid(PERIOD)
+    assert found == (phase + min(lateness)) % PERIOD  # across the wrap too
+    assert late == max(lateness) - min(lateness)
+
+
+def test_only_recent_stamps_count_and_none_means_phase_zero():
+    assert ControllerCycles().grid(PERIOD) == (0, 0)
+    cycles = heard(1_000_000, lambda: 0)
+    for k in range(WINDOW):  # the controller restarted on another grid
+        cycles.heard(1_796_000_000 * 10**9 + 6_000_000 + k * PERIOD)
+    assert cycles.grid(PERIOD) == (6_000_000, 0)
+    cycles.forget()
+    assert cycles.grid(PERIOD) == (0, 0)
+
+
+@pytest.mark.parametrize('lateness', [0, 300_000, 4_500_000])
+def test_a_command_is_published_after_the_cycle_before_and_well_before_its_own(lateness):
+    cycles = heard(2_000_000, lambda: 0)
+    cycles.heard(1_795_000_000 * 10**9 + 2_000_000 + WINDOW * PERIOD + lateness)
+    for after in range(0, 3 * PERIOD, 700_000):
+        publish = cycles.publish_time(after, PERIOD)
+        cycle = cycles.content_time(publish, PERIOD)
+        assert after <= publish < after + PERIOD
+        assert (cycle - 2_000_000) % PERIOD == 0  # on the controller's grid
+        # after the cycle before (and its lateness), and at least half a period before its own
+        since = publish - (cycle - PERIOD)
+        assert since == min(lateness + PUBLISH_AFTER * PERIOD, LATEST * PERIOD)
+        assert cycle - publish >= (1 - LATEST) * PERIOD
+
+
+def test_a_sample_and_hold_controller_takes_every_command_on_its_own_cycle():
+    """
+    Simulate forward_command_controller: each cycle writes the last command that reached it.
+
+    Cycles wake up late by up to 0.3 ms, the commands take up to 4 ms to
+    reach it; each carries the motion at the cycle ``content_time`` names.
+    Every cycle writes the motion at itself: no stand-still, no double step.
+    """
+    rng = random.Random(1)
+    phase = 6_416_000
+    cycles = heard(phase, lambda: rng.randrange(0, 300_000))
+    wakes = [1_795_000_000 * 10**9 + phase + k * PERIOD for k in range(WINDOW, WINDOW + 500)]
+    arrivals = []
+    publish = cycles.publish_time(wakes[0], PERIOD)
+    while publish < wakes[-1]:
+        arrivals.append((publish + rng.randrange(50_000, 4_000_000),
+                         cycles.content_time(publish, PERIOD)))
+        publish = cycles.publish_time(publish + PERIOD // 2, PERIOD)
+    arrivals.sort()
+    written, held = [], None
+    for wake in wakes:
+        read = wake + rng.randrange(0, 300_000)
+        while arrivals and arrivals[0][0] <= read:
+            held = arrivals.pop(0)[1]
+        written.append(held)
+    grid = cycles.grid(PERIOD)[0]
+    assert written[1:] == [next_on(grid, PERIOD, wake) for wake in wakes[1:]]

@@ -1,0 +1,100 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+When a controller takes a streamed command: its cycles, told by its joint states' stamps.
+
+A position controller (forward_command_controller) writes, at each of its
+cycles, the last command that reached it: a sample and hold.  A stream that
+publishes its motion evaluated at whatever time its timer fires puts
+positions a timer's jitter apart on cycles a period apart, and a message
+that lands just after a cycle is held over it and then replaced: the arm
+stands still for a cycle, then makes a double step.  Second differences of
+positions over 10 ms magnify a 0.1 ms error in time to several times an
+acceleration limit.
+
+So a stream here evaluates its motion *at the controller's cycles* and
+publishes each position between the cycle before and its own: the one cycle
+it is for takes it, whichever moment in between it arrives.  The cycles are
+read off joint_state_broadcaster's stamps, which ros2_control_node takes at
+each cycle, on a fixed grid (``period`` after the last, in the ROS clock),
+late by the loop's wake-up only; the earliest stamps of a recent window name
+the grid.  Pure (no ROS): times are nanoseconds of the ROS clock.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Deque, Tuple
+
+#: How many recent stamps the grid is read from (a third of a second at 100 Hz).
+WINDOW = 32
+#: When a command is published: this fraction of a period after the latest
+#: wake-up of the controller's recent cycles (its lateness on the grid), so
+#: that the cycle before the one the command is for has read its buffer, and
+#: at most ``LATEST`` after the grid, to leave the rest of the period to the
+#: node's own timer, the DDS hop and the controller's executor.
+PUBLISH_AFTER = 0.1
+LATEST = 0.5
+#: A message published less than this fraction of a period before a cycle is
+#: taken to miss it: it carries the motion at the cycle after.
+MARGIN = 0.2
+
+
+def next_on(phase_ns: int, period_ns: int, after_ns: int) -> int:
+    """Return the first ``phase_ns + k * period_ns`` (k an integer) at or after ``after_ns``."""
+    return after_ns + (phase_ns - after_ns) % period_ns
+
+
+class ControllerCycles:
+    """The phase of a controller's cycles, from the stamps of the joint states it publishes."""
+
+    def __init__(self) -> None:
+        """Know nothing: phase 0 (any grid keeps a stream's positions a period apart)."""
+        self._stamps: Deque[int] = deque(maxlen=WINDOW)
+
+    def heard(self, stamp_ns: int) -> None:
+        """Record a joint state's stamp."""
+        self._stamps.append(stamp_ns)
+
+    def forget(self) -> None:
+        """Drop the stamps (another arm)."""
+        self._stamps.clear()
+
+    def grid(self, period_ns: int) -> Tuple[int, int]:
+        """
+        Return the grid's phase in ``[0, period_ns)`` and the cycles' latest wake-up after it.
+
+        Each stamp's offset from the last, wrapped to half a period either
+        side: the earliest is the grid (a cycle is never early, often late),
+        the latest the lateness to allow for.  (0, 0) before any stamp.
+        """
+        if not self._stamps:
+            return 0, 0
+        last = self._stamps[-1]
+        half = period_ns // 2
+        offsets = [(stamp - last + half) % period_ns for stamp in self._stamps]
+        earliest = min(offsets)
+        return (last + earliest - half) % period_ns, max(offsets) - earliest
+
+    def content_time(self, publish_ns: int, period_ns: int) -> int:
+        """Return the cycle a command published at ``publish_ns`` is for (see ``MARGIN``)."""
+        return next_on(self.grid(period_ns)[0], period_ns,
+                       publish_ns + round(MARGIN * period_ns))
+
+    def publish_time(self, after_ns: int, period_ns: int) -> int:
+        """Return the first moment at or after ``after_ns`` to publish a command at."""
+        phase, lateness = self.grid(period_ns)
+        delay = min(lateness + round(PUBLISH_AFTER * period_ns), round(LATEST * period_ns))
+        return next_on(phase + delay, period_ns, after_ns)
