@@ -78,8 +78,10 @@ def test_controllers_yaml_defines_the_three_controllers_for_the_two_joints():
     forward = document['/**/forward_position_controller']['ros__parameters']
     assert forward == {'joints': JOINTS, 'interface_name': 'position'}
     trajectory = document['/**/joint_trajectory_controller']['ros__parameters']
+    # a replacing trajectory starts from the last command, under both releases' names
     assert trajectory == {'joints': JOINTS, 'command_interfaces': ['position'],
-                          'state_interfaces': ['position']}
+                          'state_interfaces': ['position'], 'open_loop_control': True,
+                          'interpolate_from_desired_state': True}
 
 
 @pytest.mark.parametrize('output, controller, remapped', [
