@@ -20,16 +20,21 @@ joint_state_broadcaster): single moves, moves retargeted mid-way and a
 path timed by the node, for both controller outputs.  The arm's measured
 joint_states are sampled throughout; velocities and accelerations are
 finite differences of the measured positions over the times they were
-commanded for (``measured_motion``, ``worst_ratios``).  The ratios to the
-limits are printed, not asserted: joint_trajectory keeps them in most runs
-but not all (see the test), and a streamed arm moves on the controller's
-cycles, whose stamps jitter (README "Smooth motion").  Asserted: every move
-ends on the solution, and a stream's commands reach the controller's cycles
-they are for (``stand_stills``).
+commanded for (``measured_motion``), and must keep issue 19's bars: 1.02
+times the velocity limit, 1.10 times the acceleration limit.  A single
+move takes at most 1.05 times the time-optimal move (ruckig's, from the
+measured state).  A forward_command stream moves the arm on the cycles that
+take its commands in time; the others (controller_manager's executor, not
+real-time, was late) are counted, at most 5 % of the moving cycles, and
+left out of its bars (README "Smooth motion").  The ratios over the raw
+stamps are printed beside.
 """
+
+import math
 
 import numpy as np
 import pytest
+from ruckig import InputParameter, Result, Ruckig, Trajectory
 from twobone_ik_ros.model.parameters import DEFAULTS
 from twobone_ik_ros.solver import TwoBoneIK
 
@@ -38,29 +43,89 @@ pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
 R1, R2 = DEFAULTS['r1'], DEFAULTS['r2']
 LIMITS = {'max_joint_velocity': 1.5, 'max_joint_acceleration': 4.0}
 TARGETS = [(1.2, 0.9), (-0.4, 1.3), (1.5, -0.6), (0.3, -1.2)]
+#: (the first target, how far the arm has moved towards it (rad), the target that replaces it)
+RETARGETS = [((-1.0, 0.8), 0.3, (1.1, 0.2)), ((-0.4, 1.3), 0.05, (1.5, -0.6))]
 UPDATE_RATE_HZ = 100.0  # config/controllers.yaml
+#: a cycle that ran later than this part of a period after its time on the grid took the
+#: command that was there then: the stream's for it or, later, the one for the cycle after
+LATE = 0.1
 #: three quarters of a circle, 60 poses within reach, on the default (up) branch throughout
 PATH = [(1.1 + 0.4 * np.cos(a), 0.3 + 0.4 * np.sin(a)) for a in np.linspace(0.0, 1.5 * np.pi, 60)]
 
 
-def measured_motion(joint_states, names=tuple(DEFAULTS['joint_names'])):
-    """
-    Return (times, positions) of the arm: each position at the time it was commanded for.
+def stamped_positions(joint_states, names=tuple(DEFAULTS['joint_names'])):
+    """Return (stamps, positions) of the arm as joint_state_broadcaster reported them."""
+    return (np.array([m.header.stamp.sec + 1e-9 * m.header.stamp.nanosec for m in joint_states]),
+            np.array([[dict(zip(m.name, m.position))[n] for n in names] for m in joint_states]))
 
-    joint_trajectory_controller commands, at the cycle stamped t, its
-    trajectory at t + one period; mock hardware reports that command at the
-    next cycle.  A sample that did not reach the probe leaves the next
-    without the cycle before: that one is put at its own stamp (taking it
-    for the one before put it a period early: 3.8 times the acceleration
-    limit in a run whose arm kept it).
+
+def measured_motion(stamps, positions, states=None):
     """
-    stamps = np.array([m.header.stamp.sec + 1e-9 * m.header.stamp.nanosec
-                       for m in joint_states])
-    positions = np.array([[dict(zip(m.name, m.position))[n] for n in names]
-                          for m in joint_states])
+    Return (times, positions): each position at the time it was commanded for, NaN if unknown.
+
+    Mock hardware reports, at each cycle, what the controller commanded at
+    the cycle before.  joint_trajectory_controller commands, at each cycle,
+    its trajectory one period after that cycle's time, which it stamps its
+    ``controller_state`` with (``states``: their stamps and commands) and
+    which the joint state's stamp of the same cycle differs from by up to
+    0.1 ms (each controller reads the clock itself): a position's time is
+    that of its command (``commanded_times``).  Taking the stamp before +
+    a period instead gave up to 1.10 times the acceleration limit; that of a
+    joint state that did not reach the probe, 3.8 times.  A forward_command
+    stream is evaluated at the controller's cycles on their grid, whatever
+    moment each wakes up (``cycle_grid``), and the cycle before takes the
+    command published for it only when it runs on time (``LATE``): where the
+    cycle before did not reach the probe, or ran late, the time is not known.
+    No difference is taken across an unknown time.
+    """
     period = 1.0 / UPDATE_RATE_HZ
-    after_gap = np.diff(stamps) > 1.5 * period
-    return np.where(after_gap, stamps[1:], stamps[:-1] + period), positions[1:]
+    if states is not None:
+        return commanded_times(stamps, positions, *states) + period, positions
+    grid = cycle_grid(stamps)
+    known = (np.diff(stamps) < 1.5 * period) & (stamps[:-1] - grid[:-1] <= LATE * period)
+    return np.where(known, grid[1:], np.nan), positions[1:]
+
+
+def controller_states(messages, names=tuple(DEFAULTS['joint_names'])):
+    """Return the stamps and commanded positions of joint_trajectory_controller's states."""
+    return (np.array([m.header.stamp.sec + 1e-9 * m.header.stamp.nanosec for m in messages]),
+            [tuple(dict(zip(m.joint_names, m.output.positions))[n] for n in names)
+             for m in messages])
+
+
+def commanded_times(stamps, positions, state_stamps, commands):
+    """
+    Return the stamp of the controller state whose command each position is (NaN: not heard).
+
+    Matched in order (mock hardware mirrors a command exactly): from the
+    states shortly before the first position, each position takes the next
+    of the four states after the last match that commanded it.
+    """
+    times = np.full(len(positions), np.nan)
+    following = int(np.searchsorted(state_stamps, stamps[0] - 3.0 / UPDATE_RATE_HZ))
+    for index, position in enumerate(map(tuple, positions)):
+        for state in range(following, min(following + 4, len(commands))):
+            if commands[state] == position:
+                times[index], following = state_stamps[state], state + 1
+                break
+    return times
+
+
+def cycle_grid(stamps, window=33):
+    """
+    Return the time on the controller's grid of the cycle that each stamp was taken at.
+
+    ros2_control_node wakes up every period on a steady clock and stamps
+    each cycle when it runs: never early, often a little late.  The grid is
+    the early edge (a low percentile) of the stamps' offsets within a period
+    in the ``window`` around each: it follows the ROS clock's slow drift from
+    the steady one, and an outlier does not move it.
+    """
+    period = 1.0 / UPDATE_RATE_HZ
+    offsets = (stamps - stamps[0] + period / 2) % period - period / 2
+    padded = np.pad(offsets, window // 2, mode='edge')
+    edge = np.percentile(np.lib.stride_tricks.sliding_window_view(padded, window), 10, axis=1)
+    return stamps - (offsets - edge)
 
 
 def worst_ratios(times, positions, limits, stride=2):
@@ -68,24 +133,76 @@ def worst_ratios(times, positions, limits, stride=2):
     Return the largest |velocity| and |acceleration| over their limits (finite differences).
 
     Velocities from neighbouring samples; accelerations from velocities
-    ``stride`` samples apart.  The controller's trajectory clock advances by
-    the cycle's period from a steady clock, the stamps come from the ROS
-    clock; their difference jitters by about 0.1 ms a cycle, a few tenths of
-    the limit in a second difference over 10 ms, a quarter of that over 20.
+    ``stride`` samples apart (a second difference over 10 ms turns the
+    0.1 ms that a cycle's stamp and the controller's own time can differ by
+    into a few tenths of the limit, over 20 ms a quarter of that).  Samples
+    whose time is not known (NaN) are left out.
     """
-    dt = np.diff(times)
-    velocity = np.diff(positions, axis=0) / dt[:, None]
+    velocity = np.diff(positions, axis=0) / np.diff(times)[:, None]
     middle = 0.5 * (times[1:] + times[:-1])
     acceleration = (velocity[stride:] - velocity[:-stride]) / (
         middle[stride:] - middle[:-stride])[:, None]
-    return (float(np.max(np.abs(velocity))) / limits['max_joint_velocity'],
-            float(np.max(np.abs(acceleration))) / limits['max_joint_acceleration'])
+    return (float(np.nanmax(np.abs(velocity))) / limits['max_joint_velocity'],
+            float(np.nanmax(np.abs(acceleration))) / limits['max_joint_acceleration'])
+
+
+def took_in_time(times, positions):
+    """
+    Leave out (NaN) the cycles of each stand-still and of the double step after it.
+
+    The stream published the position for each cycle several milliseconds
+    before it, and controller_manager's executor, which is not real-time,
+    handed it to forward_command_controller after the cycle: the arm holds,
+    then makes a double step (``held_steps``).
+    """
+    times = times.copy()
+    for step in np.flatnonzero(held_steps(positions)):
+        times[step:step + 3] = np.nan
+    return times
+
+
+def around_worst_acceleration(times, positions, stride=2):
+    """Say the intervals (ms) and steps (mrad) around the largest second difference."""
+    velocity = np.diff(positions, axis=0) / np.diff(times)[:, None]
+    worst = int(np.nanargmax(np.abs(velocity[stride:] - velocity[:-stride]).max(axis=1)))
+    window = slice(max(worst - 3, 0), worst + stride + 4)
+    return (f'intervals {np.round(1e3 * np.diff(times)[window], 2).tolist()}, steps '
+            f'{np.round(1e3 * np.diff(positions, axis=0)[window], 3).tolist()}')
+
+
+def move_duration(times, positions, start, goal):
+    """Return the seconds from the last sample at ``start`` to the first at ``goal``."""
+    at_start = np.all(positions == np.asarray(start), axis=1)
+    rested = np.flatnonzero(at_start)[0]
+    left = rested + np.flatnonzero(~at_start[rested:])[0] - 1
+    arrived = np.flatnonzero(np.all(np.abs(positions - goal) <= 1e-9, axis=1))[0]
+    return times[arrived] - times[left]
+
+
+def time_optimal(start, goal, limits):
+    """Return the duration of the time-optimal move from rest to rest within ``limits``."""
+    bounds = InputParameter(2)
+    bounds.current_position, bounds.target_position = list(start), list(goal)
+    bounds.max_velocity = [limits['max_joint_velocity']] * 2
+    bounds.max_acceleration = [limits['max_joint_acceleration']] * 2
+    bounds.max_jerk = [limits['max_joint_jerk'] or math.inf] * 2
+    trajectory = Trajectory(2)
+    assert Ruckig(2).calculate(bounds, trajectory) == Result.Working
+    return trajectory.duration
+
+
+def held_steps(positions):
+    """Tell for each step between two samples whether the arm stood still between two moves."""
+    steps = np.abs(np.diff(positions, axis=0)).max(axis=1) > 0.0
+    held = np.zeros_like(steps)
+    held[1:-1] = ~steps[1:-1] & steps[:-2] & steps[2:]
+    return held
 
 
 def stand_stills(positions):
     """Return (cycles the arm stood still between two steps, cycles it moved)."""
-    steps = np.abs(np.diff(positions, axis=0)).max(axis=1) > 0.0
-    return int(np.sum(~steps[1:-1] & steps[:-2] & steps[2:])), int(np.sum(steps))
+    return (int(np.sum(held_steps(positions))),
+            int(np.sum(np.abs(np.diff(positions, axis=0)).max(axis=1) > 0.0)))
 
 
 @pytest.mark.parametrize('output,jerk', [('joint_trajectory', 0.0),
@@ -94,50 +211,76 @@ def stand_stills(positions):
 def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jerk):
     limits = dict(LIMITS, max_joint_jerk=jerk)
     arm = controlled_arm(output, limits, arguments=['rviz:=false'])
+    states = []
+    if output == 'joint_trajectory':
+        from control_msgs.msg import JointTrajectoryControllerState
+        arm.probe.node.create_subscription(
+            JointTrajectoryControllerState, f'{arm.namespace}/{arm.controller}/controller_state',
+            states.append, 1000)
     arm.reach(*TARGETS[0])
     first = len(arm.probe.joint_states)
     sent = {'single moves': len(arm.commands)}
+    durations = []
     for x, y in TARGETS[1:]:
-        arm.reach(x, y)
-    singles = measured_motion(arm.probe.joint_states[first:])
-    # retargeted mid-way: a second target while the arm moves to the first
-    start = arm.measured()
+        begin, before = len(arm.probe.joint_states) - 2, arm.measured()
+        goal = arm.reach(x, y)
+        took = move_duration(*stamped_positions(arm.probe.joint_states[begin:]), before, goal)
+        durations.append((took, time_optimal(before, goal, limits)))
+    print(f'{output} max_joint_jerk={jerk}: single moves took '
+          f'{[round(float(took / optimal), 4) for took, optimal in durations]} of the '
+          f'time-optimal move (+ up to {2 / UPDATE_RATE_HZ:.2f} s of sampling)')
+    assert all(took <= 1.05 * optimal + 2 / UPDATE_RATE_HZ for took, optimal in durations), \
+        durations
+    singles = stamped_positions(arm.probe.joint_states[first:])
+    # retargeted mid-way: a second target while the arm moves to the first, once at full
+    # speed (0.3 rad on) and once while it still speeds up (0.05 rad on: the new move starts
+    # from a velocity and an acceleration)
     first = len(arm.probe.joint_states)
     sent['retargeted'] = len(arm.commands)
-    arm.probe.send(-1.0, 0.8, frame_id='')
-    assert arm.probe.spin_until(
-        lambda: max(abs(a - b) for a, b in zip(arm.measured(), start)) > 0.3, 10.0)
-    end = arm.command(1.1, 0.2)
-    arm.wait_until_at(end, tolerance=1e-9)
-    retargeted = measured_motion(arm.probe.joint_states[first:])
+    for (x, y), after, (x2, y2) in RETARGETS:
+        start = arm.measured()
+        arm.probe.send(x, y, frame_id='')
+        assert arm.probe.spin_until(
+            lambda: max(abs(a - b) for a, b in zip(arm.measured(), start)) > after, 10.0)
+        arm.wait_until_at(arm.command(x2, y2), tolerance=1e-9)
+    retargeted = stamped_positions(arm.probe.joint_states[first:])
     # a path, timed by the node within the limits (from where the arm is: a move to its start)
     first = len(arm.probe.joint_states)
     sent['path'] = len(arm.commands)
     arm.send_path(PATH)
     last = TwoBoneIK(R1, R2).solve(*PATH[-1])
     arm.wait_until_at((last.theta1, last.theta2), timeout=30.0, tolerance=1e-9)
-    path = measured_motion(arm.probe.joint_states[first:])
-    ratios = {name: worst_ratios(*motion, limits)
-              for name, motion in (('single moves', singles), ('retargeted', retargeted),
-                                   ('path', path))}
+    path = stamped_positions(arm.probe.joint_states[first:])
+    reported = {'single moves': singles, 'retargeted': retargeted, 'path': path}
+    commanded = controller_states(states) if output == 'joint_trajectory' else None
+    motions = {name: measured_motion(*motion, commanded) for name, motion in reported.items()}
     # a command that misses its cycle holds the arm for one and then doubles its step (the
     # node's commands before issue 19's cycles: 6.8 % of moving cycles idle, 7-9 % beside two
-    # CPU-bound processes; now 0 idle, 1.5-2.5 % busy, where controller_manager's executor, not
-    # real-time, takes some commands more than 8 ms after the node published them)
-    held, moved = np.sum([stand_stills(motion[1]) for motion in (singles, retargeted, path)],
-                         axis=0)
+    # CPU-bound processes; now 0 idle, 0.8-2.0 % busy, where controller_manager's executor, not
+    # real-time, hands forward_command_controller some commands after their cycle although
+    # the node published them 7 ms before it)
+    held, moved = np.sum([stand_stills(motion[1]) for motion in motions.values()], axis=0)
     print(f'{output}: the arm stood still mid-move on {held} of {moved} cycles')
     assert held <= 0.05 * moved
     ends = dict(zip(sent, list(sent.values())[1:] + [len(arm.commands)]))
-    for name, (velocity, acceleration) in ratios.items():
+    checked = {}
+    for name, (times, positions) in motions.items():
+        velocity, acceleration = worst_ratios(times, positions, limits)
+        if output == 'forward_command':
+            checked[name] = worst_ratios(took_in_time(times, positions), positions, limits)
+        else:
+            checked[name] = velocity, acceleration
         late = arm.lateness(sent[name], ends[name])
         print(f'{output} max_joint_jerk={jerk} {name}: worst |velocity| {velocity:.4f}, '
               f'|acceleration| {acceleration:.4f} of the limits'
+              + ('; on the cycles that took their command in time {:.4f}, {:.4f}'.format(
+                  *checked[name]) if output == 'forward_command' else '')
+              + '; over the raw stamps {:.4f}, {:.4f}'.format(
+                  *worst_ratios(*reported[name], limits))
               + (f'; trajectories reached the probe {1e3 * max(late):+.1f} ms after their '
-                 'start at the latest' if late else ''))
-    # the issue's bar is 1.02 (velocity) and 1.10 (acceleration): joint_trajectory holds it in
-    # most runs, idle or busy, but now and then a move starts with a jump (velocity 1.95,
-    # acceleration 17.7 once in an idle run of the whole suite; see the closing note of issue
-    # 19). Printed, not asserted, until that is understood; asserted: every move and the path
-    # end on the solution (1e-9 rad, above) and the launch ends cleanly.
+                 'start at the latest' if late else '')
+              + (f'; {around_worst_acceleration(times, positions)}' if acceleration > 1.1 else ''))
+    # issue 19's bars, on the times each position was commanded for (``measured_motion``)
+    assert all(velocity <= 1.02 and acceleration <= 1.10
+               for velocity, acceleration in checked.values()), checked
     assert arm.interrupt() == 0, arm.launch.output()
