@@ -133,10 +133,8 @@ def worst_ratios(times, positions, limits, stride=2):
     Return the largest |velocity| and |acceleration| over their limits (finite differences).
 
     Velocities from neighbouring samples; accelerations from velocities
-    ``stride`` samples apart (a second difference over 10 ms turns the
-    0.1 ms that a cycle's stamp and the controller's own time can differ by
-    into a few tenths of the limit, over 20 ms a quarter of that).  Samples
-    whose time is not known (NaN) are left out.
+    ``stride`` samples apart.  Samples whose time is not known (NaN) are
+    left out.
     """
     velocity = np.diff(positions, axis=0) / np.diff(times)[:, None]
     middle = 0.5 * (times[1:] + times[:-1])
@@ -267,9 +265,10 @@ def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jer
     for name, (times, positions) in motions.items():
         velocity, acceleration = worst_ratios(times, positions, limits)
         if output == 'forward_command':
-            checked[name] = worst_ratios(took_in_time(times, positions), positions, limits)
-        else:
-            checked[name] = velocity, acceleration
+            times = took_in_time(times, positions)
+        # the bars hold on what was measured, and nearly all of it was
+        assert np.mean(np.isfinite(times)) >= 0.9, f'{name}: too few samples with known times'
+        checked[name] = worst_ratios(times, positions, limits)
         late = arm.lateness(sent[name], ends[name])
         print(f'{output} max_joint_jerk={jerk} {name}: worst |velocity| {velocity:.4f}, '
               f'|acceleration| {acceleration:.4f} of the limits'
@@ -279,7 +278,7 @@ def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jer
                   *worst_ratios(*reported[name], limits))
               + (f'; trajectories reached the probe {1e3 * max(late):+.1f} ms after their '
                  'start at the latest' if late else '')
-              + (f'; {around_worst_acceleration(times, positions)}' if acceleration > 1.1 else ''))
+              + (f'; {around_worst_acceleration(*motions[name])}' if acceleration > 1.1 else ''))
     # issue 19's bars, on the times each position was commanded for (``measured_motion``)
     assert all(velocity <= 1.02 and acceleration <= 1.10
                for velocity, acceleration in checked.values()), checked
