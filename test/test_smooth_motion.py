@@ -254,7 +254,7 @@ def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jer
     motions = {name: measured_motion(*motion, commanded) for name, motion in reported.items()}
     # a command that misses its cycle holds the arm for one and then doubles its step (the
     # node's commands before issue 19's cycles: 6.8 % of moving cycles idle, 7-9 % beside two
-    # CPU-bound processes; now 0 idle, 0.8-2.0 % busy, where controller_manager's executor, not
+    # CPU-bound processes; now 0 idle, 0.7-2.0 % busy, where controller_manager's executor, not
     # real-time, hands forward_command_controller some commands after their cycle although
     # the node published them 7 ms before it)
     held, moved = np.sum([stand_stills(motion[1]) for motion in motions.values()], axis=0)
