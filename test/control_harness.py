@@ -35,6 +35,7 @@ import tempfile
 import time
 
 from geometry_msgs.msg import PointStamped, PoseStamped
+from helpers import seconds
 from nav_msgs.msg import Path
 import pytest
 from ros_harness import LaunchProcess, Probe, unique_name
@@ -119,7 +120,7 @@ class ControlledArm:
         (start now) is left out.
         """
         pairs = zip(self.commands[since:until], self.received_at[since:until])
-        starts = [(m.header.stamp.sec + 1e-9 * m.header.stamp.nanosec, received)
+        starts = [(seconds(m.header.stamp), received)
                   for m, received in pairs if isinstance(m, JointTrajectory)]
         return [received - start for start, received in starts if start]
 

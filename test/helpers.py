@@ -13,7 +13,7 @@
 # limitations under the License.
 
 
-"""What many tests share, without ROS: the project's root, targets, batch == scalar."""
+"""What many tests share, without ROS: the project's root, targets, batch == scalar, times."""
 
 import math
 import os
@@ -61,3 +61,8 @@ def assert_batch_rows_match_scalar(ik, points, batch, previous=None):
         else:
             np.testing.assert_array_equal(np.reshape(got[~rejected], (-1, 2)),
                                           np.reshape(want, (-1, 2)), err_msg=field)
+
+
+def seconds(time):
+    """Return a builtin_interfaces Time or Duration (``sec``, ``nanosec``) in seconds."""
+    return time.sec + 1e-9 * time.nanosec

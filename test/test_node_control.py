@@ -29,7 +29,7 @@ import math
 import random
 
 from control_harness import path_message
-from helpers import random_reachable
+from helpers import random_reachable, seconds
 from nav_msgs.msg import Path
 import pytest
 from ros_harness import NodeProcess, Probe, unique_name
@@ -158,8 +158,7 @@ def test_move_times_are_time_optimal_within_the_limits(controlled_arm):
         assert (theta1, theta2) == pytest.approx(goal, abs=1e-12)
         expected = max(0.2, fastest(abs(theta1 - start[0])), fastest(abs(theta2 - start[1])))
         point = arm.commands[-1].points[-1]
-        seconds = point.time_from_start.sec + 1e-9 * point.time_from_start.nanosec
-        assert seconds == pytest.approx(expected, abs=1e-6)
+        assert seconds(point.time_from_start) == pytest.approx(expected, abs=1e-6)
 
 
 @pytest.mark.ros_cpp
@@ -177,7 +176,7 @@ def test_a_circle_path_is_one_branch_continuous_trajectory(controlled_arm):
     assert arm.probe.spin_until(lambda: len(arm.commands) > count_before, 20.0)
     trajectory = arm.commands[-1]
     positions = [tuple(p.positions) for p in trajectory.points]
-    times = [p.time_from_start.sec + 1e-9 * p.time_from_start.nanosec for p in trajectory.points]
+    times = [seconds(p.time_from_start) for p in trajectory.points]
     # the arm is on the first pose (its branch, closest): the path timed within the limits
     # (arm.path_timing): points every 20 ms of toppra's timing on the path's geometry
     start = positions.index((down.theta1, down.theta2))
@@ -255,7 +254,7 @@ def test_path_stamps_beyond_the_limits_are_stretched_and_counted(controlled_arm,
     assert arm.probe.spin_until(lambda: len(arm.commands) > sent, 10.0)
     trajectory = arm.commands[-1]
     positions = [tuple(p.positions) for p in trajectory.points]
-    times = [p.time_from_start.sec + 1e-9 * p.time_from_start.nanosec for p in trajectory.points]
+    times = [seconds(p.time_from_start) for p in trajectory.points]
     # the stamped poses' spline knots (after a move to the first pose if the node still
     # had the arm moving there: a target sent twice by reach is a second move to it)
     start = TwoBoneIK(R1, R2).solve(*points[0])
