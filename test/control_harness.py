@@ -222,30 +222,32 @@ class ControlledArm:
         """
         Send the target until the measured arm is at the node's answer; return the answer.
 
-        Sent again while the arm does not start moving within 3 s: the node's
-        command writer can have matched our reader (``command``) before the
-        controller's, and a volatile command published in between reaches
-        nobody; the node cannot tell (issue 20's ``no_controller``).
+        Sent again whenever the arm, not there yet, stood still for 3 s: the
+        node's command writer can have matched our reader (``command``) before
+        the controller's, and a volatile command published in between reaches
+        nobody; the node cannot tell (issue 20's ``no_controller``).  Whether
+        the arm moved is judged over a whole window, not from one state before
+        the command: on ``joint_states`` the node's own states share the topic
+        with joint_state_broadcaster's, and one of them, the last heard before
+        a switch of output, once passed for a move that never came (CI).
         """
         if self.action:
             return self._reach_by_goal(x, y, timeout)
         deadline = time.monotonic() + timeout
-        # a state to compare with first: from none, any state would pass for a move
-        # (seen in CI: the first command lost, the arm at rest taken for moving)
+        # the arm's state first: each window's move is judged from one
         assert self.probe.spin_until(lambda: self.measured() is not None, timeout), \
             'no joint_states from joint_state_broadcaster'
         while True:
-            before = self.measured()
             end = self.command(x, y, timeout=max(0.0, deadline - time.monotonic()))
-
-            def moving():
-                now = self.measured()
-                return now is not None and (now != before or self._at(now, end, AT))
-            if self.probe.spin_until(moving, max(0.0, min(3.0, deadline - time.monotonic()))):
-                self.wait_until_at(end, timeout=max(0.0, deadline - time.monotonic()))
-                return end
-            assert time.monotonic() < deadline, \
-                f'the arm stays at {self.measured()}: the controller did not take {end}'
+            while True:
+                before = self.measured()
+                if self.probe.spin_until(lambda: self._at(self.measured(), end, AT),
+                                         max(0.0, min(3.0, deadline - time.monotonic()))):
+                    return end
+                assert time.monotonic() < deadline, \
+                    f'the arm is at {self.measured()}: the controller did not take {end}'
+                if self.measured() == before:
+                    break  # stood still for 3 s away from the answer: send again
 
     def _reach_by_goal(self, x, y, timeout):
         """Send the target (stamped with a number of ours) until it is reached; return the arm."""
