@@ -307,12 +307,14 @@ class ControlledArm:
         The answer is the first new command whose tool position is (x, y)
         (for forward_command, which streams each move, the last command of the
         stream, once it has stopped).
-        The target is sent again every second until one comes: our reader can
-        see the node's (new) command writer before that writer has matched our
-        reader.  A target sent twice can be answered twice, so an answer to the
-        previous target may still arrive; it is not taken for this one.  This
-        proves what the node sends, not that the controller has matched the
-        writer yet: ``reach`` proves that.
+        The target is sent again after a second in which no command came: our
+        reader can see the node's (new) command writer before that writer has
+        matched our reader.  Not while commands come (a stream under way): a
+        target sent again mid-move is a retarget, and a single move would not
+        be one.  A target sent twice can be answered twice, so an answer to
+        the previous target may still arrive; it is not taken for this one.
+        This proves what the node sends, not that the controller has matched
+        the writer yet: ``reach`` proves that.
         """
         seen = len(self.commands)
         deadline = time.monotonic() + timeout
@@ -329,8 +331,11 @@ class ControlledArm:
             answer = next((end for end in map(self.commanded_end, new)
                            if math.dist(self.tool(end), (x, y)) <= TOOL_AT), None)
             return answer is not None
+        heard = seen  # nothing heard since: send
         while True:
-            self.probe.send(x, y, frame_id='')
+            if len(self.commands) == heard:
+                self.probe.send(x, y, frame_id='')
+            heard = len(self.commands)
             if self.probe.spin_until(answered, max(0.0, min(1.0, deadline - time.monotonic()))):
                 return answer
             assert time.monotonic() < deadline, \
