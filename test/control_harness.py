@@ -194,8 +194,7 @@ class ControlledArm:
         if not self.probe.joint_states:
             return None
         last = self.probe.joint_states[-1]
-        position = dict(zip(last.name, last.position))
-        return tuple(position[joint] for joint in JOINTS)
+        return in_joint_order(last.name, last.position)
 
     def wait_until_at(self, angles, timeout=20.0, tolerance=AT):
         """Wait until the measured angles are within ``tolerance`` of ``angles``."""
@@ -370,3 +369,8 @@ def path_message(points, stamps_s=None, frame_id=''):
         pose.pose.orientation.w = 1.0
         msg.poses.append(pose)
     return msg
+
+
+def in_joint_order(names, values):
+    """Return the values of named joints in the order of ``JOINTS`` (any order, others ignored)."""
+    return tuple(dict(zip(names, values))[joint] for joint in JOINTS)

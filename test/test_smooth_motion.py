@@ -32,7 +32,7 @@ stamps are printed beside.
 
 import math
 
-from control_harness import JOINTS
+from control_harness import in_joint_order
 from helpers import seconds
 import numpy as np
 import pytest
@@ -53,11 +53,6 @@ UPDATE_RATE_HZ = 100.0  # config/controllers.yaml
 LATE = 0.1
 #: three quarters of a circle, 60 poses within reach, on the default (up) branch throughout
 PATH = [(1.1 + 0.4 * np.cos(a), 0.3 + 0.4 * np.sin(a)) for a in np.linspace(0.0, 1.5 * np.pi, 60)]
-
-
-def in_joint_order(names, values):
-    """Return the values of named joints in the order of ``JOINTS`` (any order, others ignored)."""
-    return tuple(dict(zip(names, values))[joint] for joint in JOINTS)
 
 
 def stamped_positions(joint_states):
@@ -278,9 +273,10 @@ def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jer
         # left out next are bounded above (beside two CPU-bound processes they took up to
         # 14 % of one part's samples, at 3 % of all moving cycles at most)
         assert np.mean(np.isfinite(times)) >= 0.9, f'{name}: too few samples with known times'
+        checked[name] = velocity, acceleration
         if output == 'forward_command':
             times = took_in_time(times, positions)
-        checked[name] = worst_ratios(times, positions, limits)
+            checked[name] = worst_ratios(times, positions, limits)
         late = arm.lateness(sent[name], ends[name])
         print(f'{output} max_joint_jerk={jerk} {name}: worst |velocity| {velocity:.4f}, '
               f'|acceleration| {acceleration:.4f} of the limits'
