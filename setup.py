@@ -15,8 +15,12 @@
 """
 Build description of the ament_python package.
 
-install_requires names only what pip can always provide: on a ROS install
-rclpy and the message packages come from the distribution, not from PyPI.
+install_requires names only what the core needs and pip can always provide:
+in a ROS workspace rosdep installs what package.xml declares (colcon does
+not read install_requires), and rclpy and the message packages come from
+the distribution.  The controller outputs' libraries are an extra
+(``controllers``), not a requirement: the core runs without them
+(twobone_ik_ros/model/dependencies.py).
 """
 
 from glob import glob
@@ -45,7 +49,8 @@ setup(
         share('rviz', '*.rviz'),
         share('urdf', '*.urdf'),
     ],
-    install_requires=['setuptools', 'numpy', 'ruckig', 'scipy', 'toppra'],
+    install_requires=['setuptools', 'numpy'],
+    extras_require={'controllers': ['matplotlib', 'ruckig', 'scipy', 'toppra']},
     zip_safe=True,
     maintainer='twobone_ik_ros maintainers',
     maintainer_email='maintainers@twobone-ik.dev',

@@ -16,6 +16,22 @@ case "$TWOBONE_DISTRO" in
     echo "With a sourced ROS install, build with colcon instead (README, 'In a ROS workspace')." >&2
     return 2 2>/dev/null || exit 2 ;;
 esac
+# TWOBONE_SHARED names a folder with ros2-launch, ros2-cpp and rosdistro (../shared
+# beside the checkout in CI): each is the default of its own variable below.
+if [ -n "${TWOBONE_SHARED:-}" ]; then
+  TWOBONE_SHARED="$(cd "$TWOBONE_SHARED" 2>/dev/null && pwd)" || {
+    echo "scripts: TWOBONE_SHARED is not a folder" >&2; return 1 2>/dev/null || exit 1; }
+  TWOBONE_ROS_SOURCES="${TWOBONE_ROS_SOURCES:-$TWOBONE_SHARED/ros2-launch}"
+  TWOBONE_ROS_CPP_SOURCES="${TWOBONE_ROS_CPP_SOURCES:-$TWOBONE_SHARED/ros2-cpp}"
+  TWOBONE_ROSDISTRO="${TWOBONE_ROSDISTRO:-$TWOBONE_SHARED/rosdistro}"
+fi
+# A snapshot of ros/rosdistro for the real rosdep, offline (test/test_rosdep.py):
+# the suite resolves package.xml's keys with it; without it those tests are skipped.
+if [ -n "${TWOBONE_ROSDISTRO:-}" ]; then
+  TWOBONE_ROSDISTRO="$(cd "$TWOBONE_ROSDISTRO" 2>/dev/null && pwd)" || {
+    echo "scripts: TWOBONE_ROSDISTRO is not a folder" >&2; return 1 2>/dev/null || exit 1; }
+  export TWOBONE_ROSDISTRO
+fi
 TWOBONE_PYTHON="${TWOBONE_PYTHON:-python3.11}"
 command -v "$TWOBONE_PYTHON" >/dev/null 2>&1 || TWOBONE_PYTHON=python3
 

@@ -70,8 +70,7 @@ CPP_PACKAGES = ('robot_state_publisher', 'tf2_ros', 'controller_manager',
                 'joint_state_broadcaster', 'forward_command_controller',
                 'joint_trajectory_controller', 'controller_manager_msgs')
 HOW_TO_GET_CPP = (
-    'run the suite as TWOBONE_ROS_SOURCES=../shared/ros2-launch '
-    'TWOBONE_ROS_CPP_SOURCES=../shared/ros2-cpp scripts/test (builds them once per machine, '
+    'run the suite as TWOBONE_SHARED=../shared scripts/test (builds them once per machine, '
     '20 to 30 minutes, root for apt-get), or from a shell with a ROS 2 install that has '
     'robot_state_publisher, tf2_ros, ros2_control and ros2_controllers')
 _deselected_cpp = []
@@ -181,6 +180,13 @@ def ros_install(tmp_path_factory):
         [str(install), str(stand_ins)]
         + [p for p in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep) if p])
     return install
+
+
+@pytest.fixture(scope='session')
+def rosdep(tmp_path_factory):
+    """Return the real rosdep on the ros/rosdistro snapshot, updated (``rosdep_tool``)."""
+    from rosdep_tool import Rosdep
+    return Rosdep(tmp_path_factory.mktemp('rosdep'))
 
 
 @pytest.fixture

@@ -46,7 +46,7 @@ import yaml
 
 ROS_TOOLS = ('launch', 'launch_ros', 'launch_pytest', 'ros2cli', 'tf2_ros')
 HOW_TO_GET_ROS_TOOLS = (
-    'run the suite as TWOBONE_ROS_SOURCES=../shared/ros2-launch scripts/test (builds them into '
+    'run the suite as TWOBONE_SHARED=../shared scripts/test (builds them into '
     'the venv), or from a shell with a ROS 2 install sourced')
 _unique = itertools.count(1)
 

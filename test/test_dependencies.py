@@ -19,8 +19,10 @@ package.xml declares exactly what the package imports and starts, by rosdep key.
 rosdep installs what package.xml names, so a module imported but not declared
 breaks a user's fresh install, and one declared but unused costs them a
 download.  The imports are read from the source (``ast``); the packages the
-launch files start come from ``launch_config.plan``; ``ROSDEP_KEYS`` maps a
-Python module to the key that provides it on Humble through Rolling.
+launch files start come from ``launch_config.plan``; ``SYSTEM_KEYS`` maps a
+Python module to the key that provides it on Humble through Rolling, and
+``model.dependencies.LIBRARIES`` does the same for the controller outputs'
+libraries.  ``test_rosdep`` resolves every key with the real rosdep.
 """
 
 import ast
@@ -31,21 +33,22 @@ import xml.etree.ElementTree as ElementTree
 
 from helpers import ROOT
 from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS, plan
+from twobone_ik_ros.model.dependencies import LIBRARIES
 
-#: Python module -> rosdep key (ROS packages are keyed by their own name)
-ROSDEP_KEYS = {
-    'numpy': 'python3-numpy', 'scipy': 'python3-scipy', 'yaml': 'python3-yaml',
-    'PIL': 'python3-pil',
+#: Python module -> rosdep key, beyond the libraries' table (ROS packages are
+#: keyed by their own name)
+SYSTEM_KEYS = {
+    'numpy': 'python3-numpy', 'yaml': 'python3-yaml', 'PIL': 'python3-pil',
     'pytest': 'python3-pytest', 'hypothesis': 'python3-hypothesis', 'mypy': 'python3-mypy',
     'tf2_ros': 'tf2_ros_py',  # the Python module; the C++ package tf2_ros is another key
     'pinocchio': 'pinocchio',
 }
-#: Python modules with no rosdep key: pip installs them (requirements/runtime.txt, setup.py)
-PIP_ONLY = {'ruckig', 'toppra'}
+#: Python module -> key of every module the package or its tests import
+KEYS = {**SYSTEM_KEYS, **{library.module.split('.')[0]: library.key for library in LIBRARIES}}
 ROS_MODULES = {
     'rclpy', 'builtin_interfaces', 'diagnostic_msgs', 'geometry_msgs', 'rcl_interfaces',
     'sensor_msgs', 'std_msgs', 'visualization_msgs', 'tf2_msgs', 'ament_index_python',
-    'nav_msgs', 'trajectory_msgs', 'controller_manager_msgs', 'action_msgs', 'control_msgs',
+    'nav_msgs', 'trajectory_msgs', 'controller_manager_msgs', 'action_msgs',
     'launch', 'launch_ros', 'launch_pytest', 'ament_copyright', 'ament_flake8', 'ament_pep257'}
 #: the package and the suite's own helper modules (any test/*.py can be imported by another)
 OWN_MODULES = {'twobone_ik_ros'} | {
@@ -53,6 +56,8 @@ OWN_MODULES = {'twobone_ik_ros'} | {
     for path in glob.glob(os.path.join(ROOT, 'test', '*.py'))}
 #: needed without an import: the XML launch file is read by launch_xml
 XML_FRONT_END = 'launch_xml'
+#: the tests' tools run as commands, not imported: the real rosdep (test_rosdep)
+TEST_TOOLS = {'rosdep2'}
 
 
 def imported(patterns):
@@ -70,13 +75,13 @@ def imported(patterns):
                 elif (isinstance(node, ast.Call) and getattr(node.func, 'attr', '')
                       == 'importorskip'):
                     modules.add(node.args[0].value.split('.')[0])
-    return modules - set(sys.stdlib_module_names) - OWN_MODULES
+    return modules - set(sys.stdlib_module_names) - OWN_MODULES - TEST_TOOLS
 
 
 def keys(modules):
-    unknown = modules - set(ROSDEP_KEYS) - ROS_MODULES - PIP_ONLY
-    assert not unknown, f'no rosdep key known for {sorted(unknown)}: add it to ROSDEP_KEYS'
-    return {ROSDEP_KEYS.get(module, module) for module in modules - PIP_ONLY}
+    unknown = modules - set(KEYS) - ROS_MODULES
+    assert not unknown, f'no rosdep key known for {sorted(unknown)}: add it to SYSTEM_KEYS'
+    return {KEYS.get(module, module) for module in modules}
 
 
 def declared(tag):
@@ -90,10 +95,21 @@ def started_by_launch_files():
     return {package for package, _ in plan(values).packages} - {'twobone_ik_ros'}
 
 
+RUN_TIME = ['twobone_ik_ros/**/*.py', 'launch/*.py']
+
+
 def test_every_run_time_import_and_started_package_is_an_exec_depend_and_nothing_else():
-    needed = keys(imported(['twobone_ik_ros/**/*.py', 'launch/*.py']))
-    needed |= started_by_launch_files() | {XML_FRONT_END}
+    needed = keys(imported(RUN_TIME)) | started_by_launch_files() | {XML_FRONT_END}
+    # what a library imports itself is declared too (the table says which: matplotlib)
+    needed |= {library.key for library in LIBRARIES}
     assert declared('exec_depend') == needed
+
+
+def test_every_library_of_the_table_is_imported_by_the_package_or_by_one_it_imports():
+    used = imported(RUN_TIME)
+    for library in LIBRARIES:
+        module = library.module.split('.')[0]
+        assert (module in used) != bool(library.imported_by), library
 
 
 def test_every_test_import_and_started_package_is_declared_for_the_tests_and_nothing_else():
@@ -106,11 +122,12 @@ def test_the_launch_files_start_robot_state_publisher_rviz2_and_tf2_ros():
     assert started_by_launch_files() == {'robot_state_publisher', 'rviz2', 'tf2_ros'}
 
 
-def test_what_pip_installs_is_in_the_requirements_and_in_setup_py():
+def test_the_dev_venv_and_setup_py_get_the_libraries_from_pip():
+    """The suite's venv pins the pip keys' packages; setup.py offers all four as an extra."""
     runtime = open(os.path.join(ROOT, 'requirements', 'runtime.txt')).read()
     pinned = {line.split('==')[0] for line in runtime.splitlines()
               if line and not line.startswith('#')}
+    assert pinned == {library.package for library in LIBRARIES if library.key.endswith('-pip')}
     setup = open(os.path.join(ROOT, 'setup.py')).read()
-    assert PIP_ONLY <= imported(['twobone_ik_ros/**/*.py'])
-    assert pinned == PIP_ONLY
-    assert all(f"'{module}'" in setup for module in PIP_ONLY)
+    python = [library.package for library in LIBRARIES if library.module != 'control_msgs.action']
+    assert f"extras_require={{'controllers': {sorted(python)!r}}}" in setup

@@ -31,7 +31,8 @@ import pytest
 from twobone_ik_ros.bringup.launch_config import (
     ARGUMENT_NAMES, check_packages, LAUNCH_ARGUMENTS, LaunchError, NODE_ARGUMENTS, plan,
     read_parameter_file)
-from twobone_ik_ros.model.parameters import DEFAULTS, PARAMETERS, SPECS, validate
+from twobone_ik_ros.model.dependencies import LIBRARIES, refusal
+from twobone_ik_ros.model.parameters import DEFAULTS, Output, PARAMETERS, SPECS, validate
 from twobone_ik_ros.model.urdf import arm_urdf
 import yaml
 
@@ -125,6 +126,20 @@ def test_a_namespace_prefixes_the_frames_unless_a_prefix_is_given(tmp_path):
 def test_invalid_values_are_refused_with_the_node_message(given, message):
     with pytest.raises(LaunchError, match=message):
         plan(values(**given))
+
+
+@pytest.mark.parametrize('missing', ['ruckig', 'toppra', 'control_msgs.action'])
+def test_an_output_whose_library_is_missing_is_refused_with_the_nodes_line(missing):
+    """The node's one line (``model.dependencies``), before anything starts; the display runs."""
+    def importable(module):
+        return module != missing
+    output = 'follow_joint_trajectory'
+    library = next(row for row in LIBRARIES if row.module == missing)
+    with pytest.raises(LaunchError) as refused:
+        plan(values(output=output), importable=importable)
+    assert str(refused.value) == refusal(Output(output), library)
+    assert library.install in str(refused.value) and '\n' not in str(refused.value)
+    assert plan(values(), importable=importable).config.output is Output.JOINT_STATES
 
 
 def test_a_file_value_is_validated_like_an_argument(tmp_path):

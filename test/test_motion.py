@@ -91,11 +91,14 @@ def test_a_multi_turn_shoulder_follows_a_circle_around_the_base_without_unwindin
     points = 1.2 * np.column_stack((np.cos(phis), np.sin(phis)))
     plan = plan_path(ik, points, None, (0.0, 0.0), 2.0, 0.1)
     steps = np.abs(np.diff(plan.positions[:, 0]))
-    assert steps.max() < 0.01 and plan.unwound == 0
+    assert steps.max() < 0.01 and plan.splits == () and len(plan.parts) == 1
     assert plan.positions[-1, 0] - plan.positions[0, 0] == pytest.approx(1.5 * TWO_PI, abs=1e-9)
-    # with one turn each way of room, the limit forces an unwinding, and it is counted
+    # two turns of room: two and a half turns need a split (more in test_joint_limits)
     tight = TwoBoneIK(1.0, 0.7, shoulder_limits=(-TWO_PI, TWO_PI))
-    assert plan_path(tight, points, None, (0.0, 0.0), 2.0, 0.1).unwound >= 1
+    longer = np.linspace(0.0, 2.5 * TWO_PI, 5000)
+    points = 1.2 * np.column_stack((np.cos(longer), np.sin(longer)))
+    split = plan_path(tight, points, None, (0.0, 0.0), 2.0, 0.1)
+    assert [s.reason for s in split.splits] == ['wrap'] and len(split.parts) == 2
 
 
 def test_path_timing_from_increasing_stamps_else_from_the_velocity_limit():

@@ -28,11 +28,15 @@ the node's diagnostics report it.
 import math
 import random
 
-from control_harness import path_message
+from control_harness import in_joint_order, path_message
+from controller_model import excursion, followed
 from helpers import random_reachable, seconds
 from nav_msgs.msg import Path
+import numpy as np
 import pytest
 from ros_harness import NodeProcess, Probe, unique_name
+from twobone_ik_ros.arm.limit_check import Bounds
+from twobone_ik_ros.arm.planning import Samples
 from twobone_ik_ros.model.parameters import DEFAULTS
 from twobone_ik_ros.solver import forward, TwoBoneIK
 
@@ -240,6 +244,65 @@ def test_a_path_through_an_unreachable_pose(controlled_arm, policy):
         trajectory = arm.commands[-1]
         end = trajectory.points[-1]
         arm.wait_until_at(tuple(end.positions), timeout=end.time_from_start.sec + 20.0)
+
+
+@pytest.mark.ros_cpp
+@pytest.mark.parametrize('policy', ['clamp', 'reject'])
+def test_the_full_circle_stays_within_the_limits_on_the_real_controller(controlled_arm, policy):
+    """
+    Issue 36: 1000 poses round the base at 1.1 m, limits [-pi, pi], the arm at rest at (0, -1).
+
+    Going round, the shoulder must pass +-pi.  Under clamp the path is split
+    there: the arm runs to the pose before, stops, turns back within the
+    limits to the pose after and runs on to the end; what the node commands
+    (sampled as the controller interpolates it) and the arm's measured angles
+    stay within the limits.  Under reject nothing moves.
+    """
+    arm = controlled_arm('joint_trajectory', {'unreachable': policy, 'max_joint_velocity': 1.0,
+                                              'max_joint_acceleration': 1.0})
+    rest = (0.0, -1.0)
+    arm.reach(*forward(arm.r1, arm.r2, *rest)[1])  # the controller has matched the writer
+    arm.move_to(*rest)  # exactly: the answer's shoulder was 5.6e-17
+    arm.wait_for_node_state(rest)
+    circle_points = [(1.1 * math.cos(TWO_PI * i / 999), 1.1 * math.sin(TWO_PI * i / 999))
+                     for i in range(1000)]
+    sent, heard = len(arm.commands), len(arm.probe.joint_states)
+    arm.send_path(circle_points)
+    probe = arm.probe
+    values = {}
+
+    def counted():
+        nonlocal values
+        values = probe.latest_diagnostics()[1]
+        return values['paths'] == '1'
+
+    assert probe.spin_until(counted, 30.0)
+    bounds = Bounds((-math.pi, -math.pi), (math.pi, math.pi))
+    if policy == 'reject':
+        assert values['paths.rejected.wrap'] == '1' and values['paths.followed'] == '0'
+        probe.spin_for(0.5)
+        assert len(arm.commands) == sent and arm.measured() == rest
+        return
+    assert values['paths.split'] == '1' and values['paths.followed'] == '1'
+    assert probe.spin_until(lambda: len(arm.commands) > sent, 10.0)
+    trajectory = arm.commands[-1]
+    points = Samples(
+        np.array([round(seconds(p.time_from_start) * 1e9) for p in trajectory.points]),
+        *(np.array([getattr(p, field) for p in trajectory.points])
+          for field in ('positions', 'velocities', 'accelerations')))
+    commanded = excursion(followed(points, True), bounds)
+    end = tuple(trajectory.points[-1].positions)
+    arm.wait_until_at(end, timeout=seconds(trajectory.points[-1].time_from_start) + 30.0)
+    measured = np.array([in_joint_order(m.name, m.position)
+                         for m in probe.joint_states[heard:]])
+    shoulder = measured[:, 0]
+    print(f'circle, clamp, on the real controller: commanded {commanded} rad past a limit, '
+          f'measured {excursion(measured, bounds)} ({len(measured)} states); shoulder '
+          f'{shoulder.min():.4f} to {shoulder.max():.4f}')
+    assert commanded == 0.0
+    assert excursion(measured, bounds) <= DEFAULTS['goal_tolerance']
+    assert shoulder.max() > 3.1 and shoulder.min() < -3.1  # round, then back within
+    assert math.dist(forward(arm.r1, arm.r2, *arm.measured())[1], circle_points[-1]) <= 1e-9
 
 
 @pytest.mark.ros_cpp

@@ -44,7 +44,12 @@ PATHS = {
 
 def time_path(positions, offsets_s, start, planner):
     """Time the poses, then run them from ``start``: the node's two steps (``outputs``)."""
-    return start_path(time_poses(positions, offsets_s, planner.limits), start, planner)
+    return start_path([time_poses(positions, offsets_s, planner.limits)], start, planner)
+
+
+def spline_of(motion):
+    """Return the spline of a one-part path's motion (its last piece)."""
+    return motion._pieces[-1].spline
 
 
 def check_followed_within(motion, limits):
@@ -70,7 +75,7 @@ def test_a_path_is_timed_near_optimal_within_the_limits_through_its_poses(name):
     planner = Planner(LIMITS)
     motion = time_path(path, None, None, planner)
     check_followed_within(motion, LIMITS)
-    velocity, acceleration, _ = spline_peaks(motion._spline)
+    velocity, acceleration, _ = spline_peaks(spline_of(motion))
     assert velocity <= LIMITS.velocity * (1 + 1e-9)
     assert acceleration <= LIMITS.acceleration * (1 + 1e-9)
     assert motion.goal == tuple(path[-1]) and motion.at(0.0).position == tuple(path[0])
@@ -98,7 +103,7 @@ def test_stamps_beyond_the_limits_are_stretched_to_the_first_limit_reached(limit
     path = PATHS['sparse corners']
     motion = time_path(path, [0.0, 0.01, 0.02, 0.03], None, Planner(limits))
     assert motion.retimed and motion.stretch > 10.0
-    peaks = spline_peaks(motion._spline) / np.array(limits)
+    peaks = spline_peaks(spline_of(motion)) / np.array(limits)
     assert max(peaks[0], math.sqrt(peaks[1]), peaks[2] ** (1 / 3)) == pytest.approx(1.0, rel=1e-9)
     check_followed_within(motion, limits)
 

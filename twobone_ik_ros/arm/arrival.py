@@ -89,6 +89,13 @@ class Arrival:
                 'controller:=?)'))
         return move
 
+    def refused(self, goal: Angles, why: str) -> None:
+        """Count a move to ``goal`` not sent: it would leave the joint limits (``why``)."""
+        self.ledger.refused()
+        self._warn('joint_limits', lambda: (
+            f'the move to {goal[0]:.6g} {goal[1]:.6g} was not sent: it would take {why}; the '
+            'move under way goes on'))
+
     def answered(self, move: Move, result: str, why: str) -> None:
         """
         Take the action server's ``result`` for ``move``'s goal (``feedback.GOAL_OUTCOMES``).

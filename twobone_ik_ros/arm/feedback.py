@@ -31,7 +31,9 @@ is under way, the last one sent).
   or aborted it (or canceled it without being asked: a controller that is
   deactivated cancels its goal);
 - failed.timed_out: not reached by the move's planned end plus
-  ``goal_time_tolerance``.
+  ``goal_time_tolerance``;
+- failed.joint_limits: the move would have taken a joint past its limit
+  (``limit_check``), so it was not sent: the one under way goes on.
 
 With the action output the goals have counters of their own
 (``GOAL_RESULTS``): how each goal's server answered, whether or not the
@@ -49,7 +51,7 @@ from twobone_ik_ros.model.tally import Tally
 
 Angles = Tuple[float, float]
 
-FAILURES = ('no_controller', 'rejected', 'aborted', 'timed_out')
+FAILURES = ('no_controller', 'rejected', 'aborted', 'timed_out', 'joint_limits')
 #: How the action's server answered a goal, and what that makes of its move:
 #: reached (None) or the failure.  A goal canceled unasked (a deactivated
 #: controller) failed; one the node replaced was superseded before the answer.
@@ -122,6 +124,11 @@ class MoveLedger:
             return None
         self.pending = Move(stamp, goal, end_ns, deadline_ns)
         return self.pending
+
+    def refused(self) -> None:
+        """Record a move that was made but not sent (``joint_limits``); the one under way stays."""
+        self.counters.sent += 1
+        self._fail('joint_limits')
 
     def measured(self, position: Angles, tolerance: float, now_ns: int) -> Optional[Move]:
         """Return the move under way if ``position`` is within ``tolerance`` of its end."""

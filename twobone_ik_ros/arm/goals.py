@@ -49,17 +49,6 @@ Guard = Callable[[Callable[..., Any]], Callable[..., Any]]
 _RESULTS = {GoalStatus.STATUS_SUCCEEDED: 'succeeded', GoalStatus.STATUS_CANCELED: 'canceled'}
 
 
-def check_output(config: IKConfig) -> None:
-    """Raise ValueError if ``config``'s output needs control_msgs and it is not installed."""
-    if config.output is not Output.FOLLOW_JOINT_TRAJECTORY:
-        return
-    try:
-        import control_msgs.action  # noqa: F401
-    except ImportError:
-        raise ValueError('output follow_joint_trajectory needs control_msgs (install '
-                         'ros-$ROS_DISTRO-control-msgs, which ros2_control brings)') from None
-
-
 class TrajectoryGoals:
     """The action client: goals sent, their answers counted and told to ``arrival``."""
 

@@ -23,22 +23,25 @@ calls and their results into messages (``commands``).
 first move of a path and for a target before the arm's state is known
 (controller moves are otherwise planned within all the limits, ``planning``).
 A *path* is solved in one call of the batch solver on one elbow branch (the
-one nearest the arm for ``closest``), so it never flips inside; a flip the
-joint limits force is counted.  Its angles are made continuous: each
-multi-turn joint takes, pose after pose, the representation within its
-limits nearest the previous one.
+one nearest the arm for ``closest``) and made continuous within the joint
+limits: from pose to pose each joint goes the short way round, and a
+multi-turn joint keeps turning as far as its limits let it.  Where that
+cannot go on (a joint would pass its limit, the limits force the other
+branch, a pose no branch fits) the path is refused or split into parts,
+as ``unreachable`` says (``plan_path``): it never unwinds a joint silently
+in the middle of a path.
 """
 
 from __future__ import annotations
 
 import math
-from typing import NamedTuple, Optional, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
 from twobone_ik_ros.ik.vocabulary import (
-    Branch, ElbowPreference, FloatArray, JointLimits, Reason, Status)
+    Branch, ElbowPreference, FloatArray, JointLimits, Reason, Status, UnreachablePolicy)
 from twobone_ik_ros.solver import TwoBoneIK
 
 #: Time between two path points timed by the velocity limit, at the least, so
@@ -71,14 +74,42 @@ def nearest_angles(solver: TwoBoneIK, theta1: float, theta2: float,
             solver.elbow_limits.nearest(theta2, near2))
 
 
+#: The reasons a path cannot go on within the joint limits, with the text its
+#: warning gives (the rest are the solver's, ``diagnostics.REJECTION_TEXT``).
+BREAK_TEXT = {
+    'wrap': 'a joint would pass its limit going the short way round to it',
+    'flip': 'the joint limits force the other elbow branch from it on',
+    Reason.JOINT_LIMITS.label: 'neither elbow branch fits the joint limits',
+}
+#: A path that would split into more parts than this is refused (``too_many_parts``):
+#: each part is timed on its own, and a path broken that often is not one to follow.
+MAX_PARTS = 64
+#: A move joining two parts of a path played back at its own timing: one point every
+#: so often, along the straight line in joint space (within the limits, a box).
+JOIN_POINT_SPACING_S = 0.02
+
+
+class Split(NamedTuple):
+    """Where a path breaks: the first pose concerned, why (``BREAK_TEXT``), the joint (wrap)."""
+
+    pose: int
+    reason: str
+    joint: int = -1
+
+
 class PathPlan(NamedTuple):
     """
-    A path solved, made continuous and timed; or why it was refused.
+    A path solved, made continuous within the limits and timed; or why it was refused.
 
-    ``positions`` is (N, 2) (theta1, theta2 per pose), ``times_ns`` the
-    strictly increasing nanoseconds from now at which each pose is reached;
-    ``stamped`` tells whether they are the poses' stamps (else the velocity
-    limit's).
+    ``positions`` is (M, 2) (theta1, theta2) and ``times_ns`` their strictly
+    increasing nanoseconds from now at the path's own timing: its poses' stamps
+    when they strictly increase (``stamped``), else the velocity limit.  A path
+    the limits break into ``parts`` (index ranges of ``positions``, each
+    continuous within the limits) has the points of a straight move between
+    two parts in between them, timed by the velocity limit, so that a display
+    or a controller following the points alone stays within the limits.
+    ``splits`` says where and why each part after the first begins,
+    ``skipped`` how many poses outside the limits were left out.
     ``rejected`` is '' for a plan to follow, else the reason label (with
     ``rejected_index`` the first pose that has it).
     """
@@ -87,54 +118,200 @@ class PathPlan(NamedTuple):
     times_ns: npt.NDArray[np.int64]
     branch: Branch
     clamped: int
-    flips: int
-    unwound: int
     rejected: str
     rejected_index: int
     stamped: bool = False
+    parts: Tuple[Tuple[int, int], ...] = ()
+    splits: Tuple[Split, ...] = ()
+    skipped: int = 0
+
+    @property
+    def flips(self) -> int:
+        """Return how many elbow flips the joint limits forced (each a split)."""
+        return sum(split.reason == 'flip' for split in self.splits)
+
+
+def _refused(reason: str, index: int, branch: Branch = Branch.NONE) -> PathPlan:
+    return PathPlan(np.empty((0, 2)), np.empty(0, np.int64), branch, 0, reason, index)
 
 
 def plan_path(solver: TwoBoneIK, points: npt.ArrayLike, stamps_ns: Optional[npt.ArrayLike],
               reference: Optional[Angles], max_joint_velocity: float,
               min_move_time: float) -> PathPlan:
     """
-    Solve, unwrap and time a path of (N, 2) points in the base frame.
+    Solve a path of (N, 2) points in the base frame; make it continuous within the limits; time it.
 
-    ``reference`` is the arm's current position (None if unknown), used to
-    choose the branch (``closest``), the start of multi-turn joints and the
-    time of the first move.  ``stamps_ns`` times the poses when they strictly
-    increase (the first pose is reached after the move to it); otherwise each
-    segment takes its largest joint change over ``max_joint_velocity``.
+    ``reference`` is the arm's current position (None if unknown): the branch
+    for ``closest``, the start of the joints' turns and the time of the first
+    move.  A pose out of reach under ``reject``, or with a non-finite
+    coordinate, refuses the path.  Where the path cannot go on within the
+    joint limits (a joint that would pass a limit going the short way to the
+    next pose, a flip to the other branch that the limits force, poses no
+    branch fits), ``unreachable`` decides as for a target: ``reject``
+    refuses the path at the first pose concerned, ``clamp`` splits it there
+    into parts (``_parts``), the poses outside the limits left out.
     """
     pts = np.asarray(points, dtype=np.float64)
     n = pts.shape[0]
-    empty = np.empty((0, 2))
     if n == 0:
-        return PathPlan(empty, np.empty(0, np.int64), Branch.NONE, 0, 0, 0, 'empty', 0)
+        return _refused('empty', 0)
     branch = _branch_for(solver, pts[0], reference)
     fixed = solver if solver.elbow.value == branch.name.lower() else _with_elbow(solver, branch)
     batch = fixed.solve_batch(pts)
-    rejected = np.flatnonzero(batch.status == Status.REJECTED)
-    if rejected.size:
-        first = int(rejected[0])
-        return PathPlan(empty, np.empty(0, np.int64), branch, 0, 0, 0,
-                        Reason(int(batch.reason[first])).label, first)
-    positions = np.empty((n, 2))
-    unwound = 0
-    for joint, (angles, limits) in enumerate(((batch.theta1, solver.shoulder_limits),
-                                              (batch.theta2, solver.elbow_limits))):
-        start = None if reference is None else reference[joint]
-        unwound += _continuous(angles, limits, start, positions[:, joint])
-    flips = int(np.count_nonzero(batch.branch[1:] != batch.branch[:-1]))
-    flips += int(batch.branch[0] != branch)
-    first_move = move_time(reference, (positions[0, 0], positions[0, 1]),
-                           max_joint_velocity, min_move_time)
+    refused = batch.status == Status.REJECTED
+    outside = refused & (batch.reason == Reason.JOINT_LIMITS)
+    hard = np.flatnonzero(refused & ~outside)
+    if hard.size:  # out of reach under reject, or not a number: the path is not followable
+        return _refused(Reason(int(batch.reason[hard[0]])).label, int(hard[0]), branch)
+    kept = np.flatnonzero(~outside)
+    if not kept.size:
+        return _refused(Reason.JOINT_LIMITS.label, 0, branch)
+    angles = np.column_stack((batch.theta1[kept], batch.theta2[kept]))
+    clamp = solver.unreachable is UnreachablePolicy.CLAMP
+    parts, splits, positions = _parts(solver, kept, angles, batch.branch[kept], reference,
+                                      MAX_PARTS if clamp else 1)
+    first_outside = int(np.flatnonzero(outside)[0]) if kept.size < n else n
+    if not clamp and (splits or first_outside < n):
+        if first_outside < (splits[0].pose if splits else n):
+            return _refused(Reason.JOINT_LIMITS.label, first_outside, branch)
+        return _refused(splits[0].reason, splits[0].pose, branch)
+    if len(splits) >= MAX_PARTS:
+        return _refused('too_many_parts', splits[-1].pose, branch)
     stamps = None if stamps_ns is None else np.asarray(stamps_ns, dtype=np.int64)
     stamped = stamps is not None and n > 1 and bool(np.all(np.diff(stamps) > 0))
-    times_ns = _times_ns(positions, stamps if stamped else None, first_move, max_joint_velocity)
-    return PathPlan(positions, times_ns, branch,
-                    int(np.count_nonzero(batch.status == Status.CLAMPED)), flips, unwound, '', -1,
-                    stamped)
+    timed_positions, times_ns, own_parts = _own_timing(
+        positions, parts, stamps[kept] if stamped and stamps is not None else None,
+        reference, max_joint_velocity, min_move_time)
+    return PathPlan(timed_positions, times_ns, branch,
+                    int(np.count_nonzero(batch.status[kept] == Status.CLAMPED)), '', -1,
+                    stamped, own_parts, tuple(splits), n - kept.size)
+
+
+def _parts(solver: TwoBoneIK, kept: npt.NDArray[np.intp], angles: FloatArray,
+           branches: npt.NDArray[np.int8], reference: Optional[Angles],
+           max_parts: int) -> Tuple[List[Tuple[int, int]], List[Split], FloatArray]:
+    """
+    Return the path's parts (ranges of the kept poses), the splits and the joints' angles.
+
+    ``kept`` are the indices of the poses some branch fits, ``angles`` their
+    principal angles.  A part runs as long as each joint can go from pose to
+    pose the short way (``remainder(step, 2 pi)``) within its limits, the
+    branch stays the same and no pose was left out.  Each part starts each
+    joint at the representation within its limits (``angle + 2 pi k``) that
+    runs longest, the one nearest the arm (or the end of the part before)
+    among equals: a multi-turn joint goes round as far as its limits let it.
+    Stops at the split that would begin part ``max_parts + 1`` (a path to be refused).
+    """
+    limits = (solver.shoulder_limits, solver.elbow_limits)
+    m = angles.shape[0]
+    positions = np.empty_like(angles)
+    parts: List[Tuple[int, int]] = []
+    splits: List[Split] = []
+    previous: Tuple[Optional[float], Optional[float]] = reference or (None, None)
+    gaps = np.flatnonzero(np.diff(kept) > 1) + 1  # a part ends where poses were left out
+    flips = np.flatnonzero(branches[1:] != branches[:-1]) + 1
+    begin = 0
+    while begin < m:
+        end, why, joint = m, '', -1
+        for index in (gaps, flips):
+            later = index[index > begin]
+            if later.size and later[0] < end:
+                end, why = int(later[0]), 'joint_limits' if index is gaps else 'flip'
+        for j in (0, 1):
+            run = _longest_run(angles[begin:end, j], limits[j], previous[j])
+            positions[begin:begin + run.shape[0], j] = run
+            if begin + run.shape[0] < end:
+                end, why, joint = begin + run.shape[0], 'wrap', j
+        parts.append((begin, end))
+        if end < m:
+            first = int(kept[end - 1]) + 1 if why == 'joint_limits' else int(kept[end])
+            splits.append(Split(first, why, joint))
+            if len(splits) >= max_parts:
+                break
+        previous = (float(positions[end - 1, 0]), float(positions[end - 1, 1]))
+        begin = end
+    return parts, splits, positions
+
+
+def _longest_run(angles: FloatArray, limits: JointLimits,
+                 near: Optional[float]) -> FloatArray:
+    """
+    Return the angles from the first on, made continuous within ``limits``, as far as they go.
+
+    Each step is the short way round (at most pi); the track starts at the
+    representation of the first angle that goes furthest before leaving the
+    limits (nearest ``near`` among equals) and ends before the first pose it
+    cannot reach so.  The values are the angles themselves plus whole turns
+    (exact for the turns a joint can make), not a running sum.
+    """
+    steps = np.remainder(np.diff(angles) + math.pi, 2.0 * math.pi) - math.pi
+    travel = np.concatenate(([0.0], np.cumsum(steps)))
+    best: Optional[FloatArray] = None
+    best_key: Tuple[int, float] = (-1, 0.0)
+    for offset in limits.offsets:
+        start = float(angles[0]) + offset
+        if not limits.lower <= start <= limits.upper:
+            continue
+        track = start + travel
+        turns = np.round((track - angles) / (2.0 * math.pi))
+        run = angles + (2.0 * math.pi) * turns
+        outside = np.flatnonzero((run < limits.lower) | (run > limits.upper))
+        length = int(outside[0]) if outside.size else run.shape[0]
+        key = (length, -abs(start - (start if near is None else near)))
+        if key > best_key:
+            best, best_key = run[:length], key
+    assert best is not None  # the solver admitted the first angle: some offset holds it
+    return best
+
+
+def _own_timing(positions: FloatArray, parts: List[Tuple[int, int]],
+                stamps: Optional[npt.NDArray[np.int64]], reference: Optional[Angles],
+                max_joint_velocity: float, min_move_time: float
+                ) -> Tuple[FloatArray, npt.NDArray[np.int64], Tuple[Tuple[int, int], ...]]:
+    """
+    Return the path at its own timing: its parts' poses and the moves joining them, in ns.
+
+    Each part keeps its stamps' spacing (``stamps``) or takes each step's
+    largest joint change over the velocity limit; the first pose comes after
+    the move to it (``move_time`` from ``reference``), each later part after
+    the straight move from the end of the one before.  Also the parts'
+    ranges in the returned arrays.
+    """
+    rows: List[FloatArray] = []
+    times: List[npt.NDArray[np.float64]] = []
+    ranges: List[Tuple[int, int]] = []
+    clock = 0.0  # seconds
+    count = 0
+    here = reference
+    for begin, end in parts:
+        part = positions[begin:end]
+        first = (float(part[0, 0]), float(part[0, 1]))
+        move = move_time(here, first, max_joint_velocity, min_move_time)
+        if ranges:  # a straight move from the part before, a point every JOIN_POINT_SPACING_S
+            steps = max(1, math.ceil(move / JOIN_POINT_SPACING_S))
+            fractions = np.arange(1, steps) / steps
+            assert here is not None
+            rows.append(np.asarray(here) + np.outer(fractions, np.subtract(first, here)))
+            times.append(clock + fractions * move)
+            count += steps - 1
+        clock += move
+        if stamps is not None:
+            offsets = (stamps[begin:end] - stamps[begin]) / 1e9
+        else:
+            spans = np.abs(np.diff(part, axis=0)).max(axis=1) / max_joint_velocity
+            offsets = np.concatenate(([0.0], np.cumsum(np.maximum(spans, MIN_POINT_SPACING_S))))
+        rows.append(part)
+        times.append(clock + offsets)
+        ranges.append((count, count + (end - begin)))
+        count += end - begin
+        clock += float(offsets[-1])
+        here = (float(part[-1, 0]), float(part[-1, 1]))
+    times_ns = np.round(np.concatenate(times) * _NS).astype(np.int64)
+    times_ns[0] = max(times_ns[0], 1)
+    # rounding must not make two points equal: t[i] >= t[i-1] + 1 ns
+    ramp = np.arange(times_ns.shape[0], dtype=np.int64)
+    return (np.concatenate(rows), np.maximum.accumulate(times_ns - ramp) + ramp,
+            tuple(ranges))
 
 
 def _branch_for(solver: TwoBoneIK, first: FloatArray, reference: Optional[Angles]) -> Branch:
@@ -153,49 +330,3 @@ def _with_elbow(solver: TwoBoneIK, branch: Branch) -> TwoBoneIK:
                      unreachable=solver.unreachable,
                      shoulder_limits=(shoulder.lower, shoulder.upper),
                      elbow_limits=(elbow.lower, elbow.upper))
-
-
-def _continuous(angles: FloatArray, limits: JointLimits, start: Optional[float],
-                out: FloatArray) -> int:
-    """
-    Fill ``out`` with ``angles`` made continuous within ``limits``; return the unwindings.
-
-    Within [-pi, pi] limits the angles are kept as they are.  For a
-    multi-turn joint each angle becomes ``angle + 2 pi k`` nearest the one
-    before (the first nearest ``start``); where that leaves the limits, the
-    representation within them nearest the one before is taken instead: the
-    joint unwinds, and that is counted.
-    """
-    if not limits.multi_turn:
-        out[:] = angles
-        return 0
-    two_pi = 2.0 * math.pi
-    first = limits.nearest(float(angles[0]), start)
-    steps = np.remainder(np.diff(angles) + math.pi, two_pi) - math.pi
-    track = first + np.concatenate(([0.0], np.cumsum(steps)))
-    np.add(angles, two_pi * np.round((track - angles) / two_pi), out=out)
-    if np.all((out >= limits.lower) & (out <= limits.upper)):
-        return 0
-    unwound = 0  # rare: go pose by pose from where the limits are left
-    out[0] = first
-    for i in range(1, out.shape[0]):
-        out[i] = limits.nearest(float(angles[i]), float(out[i - 1]))
-        unwound += abs(out[i] - out[i - 1]) > math.pi
-    return unwound
-
-
-def _times_ns(positions: FloatArray, stamps: Optional[npt.NDArray[np.int64]], first_move: float,
-              max_joint_velocity: float) -> npt.NDArray[np.int64]:
-    """Return strictly increasing times from now in ns, one per pose (``stamps``: usable)."""
-    n = positions.shape[0]
-    if stamps is not None:
-        times = np.round(first_move * _NS) + (stamps - stamps[0])
-    else:
-        steps = np.abs(np.diff(positions, axis=0)).max(axis=1) / max_joint_velocity
-        np.maximum(steps, MIN_POINT_SPACING_S, out=steps)
-        times = np.round((first_move + np.concatenate(([0.0], np.cumsum(steps)))) * _NS)
-    times = times.astype(np.int64)
-    times[0] = max(times[0], 1)
-    # rounding must not make two points equal: t[i] >= t[i-1] + 1 ns
-    ramp = np.arange(n, dtype=np.int64)
-    return np.maximum.accumulate(times - ramp) + ramp

@@ -48,14 +48,15 @@ from trajectory_msgs.msg import JointTrajectory
 from twobone_ik_ros.arm.arrival import Arrival, Warn
 from twobone_ik_ros.arm.feedback import ArmReport
 from twobone_ik_ros.arm.goals import Guard, TrajectoryGoals
+from twobone_ik_ros.arm.limit_check import (
+    Bounds, check_motion, LimitRefusal, position_excursion)
 from twobone_ik_ros.arm.motion import Angles, PathPlan
-from twobone_ik_ros.arm.path_timing import (
-    load_path_timing, PathMotion, start_path, time_poses)
-from twobone_ik_ros.arm.planning import Limits, Planner, Timed
+from twobone_ik_ros.arm.path_timing import load_path_timing, PathMotion, run_path, time_poses
+from twobone_ik_ros.arm.planning import Limits, Planner, Samples, Timed
 from twobone_ik_ros.arm.positions import PositionMessages
 from twobone_ik_ros.arm.streaming import Streamer
 from twobone_ik_ros.arm.tracking import ArmTracker, JointReader
-from twobone_ik_ros.arm.trajectories import TrajectorySender
+from twobone_ik_ros.arm.trajectories import at_rest, TrajectorySender
 from twobone_ik_ros.model.parameters import IKConfig, Output
 from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER, QUIET_SUBSCRIPTION
 
@@ -83,6 +84,7 @@ class ArmOutput:
         self._state_subscription: Any = None
         self._names: Tuple[str, str] = ('', '')
         self._config: Optional[IKConfig] = None
+        self._bounds = _bounds(config)
         self._tracker = ArmTracker(_planner(config))
         self._trajectories = TrajectorySender(node, self._tracker)
         self._streamer = Streamer(node, self._tracker, moved)
@@ -156,6 +158,7 @@ class ArmOutput:
     def configure(self, config: IKConfig) -> None:
         """Make ``config``'s output the one in force (new entities only when it changed)."""
         self._config = config
+        self._bounds = _bounds(config)
         planner = self._tracker.planner
         if _limits(config) != (planner.limits, planner.min_duration):
             self._tracker.configure(_planner(config))
@@ -169,7 +172,8 @@ class ArmOutput:
         self.arrival.configure(config, config.output.drives_controller)
         if config.output is not self._output:
             self._replace_entities(config.output)
-        self._trajectories.configure(names, self._emit, as_bytes=self._goals is None)
+        self._trajectories.configure(names, self._emit, as_bytes=self._goals is None,
+                                     check=self._check)
 
     def _replace_entities(self, output: Output) -> None:
         """Destroy the previous output's publisher (or client) and subscription; make new ones."""
@@ -207,6 +211,27 @@ class ArmOutput:
                 JointState, 'joint_states', self._on_joint_state, qos_profile_sensor_data,
                 event_callbacks=QUIET_SUBSCRIPTION)
 
+    # --------------------------------------------------------- the limits
+
+    def _check(self, points: Samples, accelerations: bool) -> None:
+        """
+        Refuse ``points`` (``LimitRefusal``) if they or the controller's curve leave the limits.
+
+        The one check of every motion the node commands (``limit_check``);
+        the joints may come back from where the first point is, no further out.
+        """
+        check_motion(points, accelerations, self._bounds)
+
+    def _check_position(self, theta1: float, theta2: float) -> None:
+        """Refuse a single position outside the limits (``LimitRefusal``)."""
+        excursion = position_excursion((theta1, theta2), self._bounds)
+        if excursion is not None:
+            raise LimitRefusal(excursion)
+
+    def _refused(self, goal: Angles, refusal: LimitRefusal) -> None:
+        """Count a move to ``goal`` that the check refused, and warn."""
+        self.arrival.refused(goal, refusal.excursion.describe(self._names))
+
     # --------------------------------------------------------- one target
 
     def _send_nothing(self, theta1: float, theta2: float, stamp: Any,
@@ -215,6 +240,7 @@ class ArmOutput:
 
     def _send_joint_state(self, theta1: float, theta2: float, stamp: Any,
                           start: Optional[Angles]) -> None:
+        self._check_position(theta1, theta2)
         self._publisher.publish(self._messages.joint_state(theta1, theta2, stamp))
 
     def _send_command(self, theta1: float, theta2: float, stamp: Any,
@@ -227,13 +253,21 @@ class ArmOutput:
         """
         config = self._config
         assert config is not None
-        motion = self._tracker.move((theta1, theta2), self._streamer.begin(config.command_rate))
+        goal = (theta1, theta2)
+        motion = self._tracker.move(goal, self._streamer.begin(config.command_rate))
         if motion is None:
+            self._check_position(theta1, theta2)
             self._streamer.stop_stream()
             self._publish_command(theta1, theta2)
         else:
+            try:
+                self._check(motion.points(), motion.needs_accelerations)
+            except LimitRefusal as refusal:
+                self._tracker.undo()  # the stream goes on with the move before
+                self._refused(goal, refusal)
+                return
             self._streamer.stream(config.command_rate, self._publish_command)
-        self._sent(stamp, (theta1, theta2), 0.0 if motion is None else self._due(motion))
+        self._sent(stamp, goal, 0.0 if motion is None else self._due(motion))
 
     def _publish_command(self, theta1: float, theta2: float) -> None:
         self._publisher.publish(self._messages.command(theta1, theta2))
@@ -244,13 +278,19 @@ class ArmOutput:
         config = self._config
         assert config is not None
         goal = (theta1, theta2)
-        motion = self._trajectories.timed(lambda begin: self._tracker.move(goal, begin))
-        self._sent(stamp, goal, self._trajectories.point(goal, start, config)
-                   if motion is None else self._due(motion))
+        try:
+            motion = self._trajectories.timed(lambda begin: self._tracker.move(goal, begin))
+            seconds = (self._trajectories.point(goal, start, config) if motion is None
+                       else self._due(motion))
+        except LimitRefusal as refusal:
+            self._refused(goal, refusal)
+            return
+        self._sent(stamp, goal, seconds)
 
     def republish(self, position: Angles, stamp: Any) -> None:
-        """Publish ``position`` again on joint_states (that output only)."""
-        if self._output is Output.JOINT_STATES and not self._streamer.playing:
+        """Publish ``position`` again on joint_states (that output only; not if limits changed)."""
+        if (self._output is Output.JOINT_STATES and not self._streamer.playing
+                and position_excursion(position, self._bounds) is None):
             self.send(position[0], position[1], stamp, None)
 
     # --------------------------------------------------------- the arm's state
@@ -275,6 +315,8 @@ class ArmOutput:
         state; a target after it continues from the path's state).
         Otherwise: one trajectory at the plan's timing, or a playback.  On a
         controller output the path is one move, answering ``stamp``.
+        ``LimitRefusal`` when its motion would leave the joint limits:
+        nothing is sent (the caller counts it).
         """
         self._streamer.stop_playback()
         motion = self._run_path(plan)
@@ -288,6 +330,7 @@ class ArmOutput:
         if output is not None and output.sends_trajectories:
             self._trajectories.plan(plan)
         else:  # the path's own timing: no move planned
+            self._check(at_rest(plan.times_ns, plan.positions), False)
             self._streamer.play(plan.positions, plan.times_ns,
                                 self._publish_command if output is Output.FORWARD_COMMAND
                                 else self._publish_now)
@@ -309,12 +352,14 @@ class ArmOutput:
         tracker = self._tracker
         if tracker.measured is None and tracker.motion is None:
             return None
-        offsets = (plan.times_ns - plan.times_ns[0]) / 1e9 if plan.stamped else None
-        timed = time_poses(plan.positions, offsets, tracker.planner.limits)
+        parts = [time_poses(plan.positions[begin:end],
+                            (plan.times_ns[begin:end] - plan.times_ns[begin]) / 1e9
+                            if plan.stamped else None, tracker.planner.limits)
+                 for begin, end in plan.parts]
 
         def start(begin: int) -> Optional[PathMotion]:
             # the arm's state after the timing, which takes milliseconds
-            motion = start_path(timed, tracker.state(begin), tracker.planner)
+            motion = run_path(parts, tracker.state(begin), tracker.planner, self._bounds)
             if motion is not None:
                 tracker.run(motion, begin)
             return motion
@@ -345,3 +390,7 @@ def _limits(config: IKConfig) -> Tuple[Limits, float]:
 
 def _planner(config: IKConfig) -> Planner:
     return Planner(*_limits(config))
+
+
+def _bounds(config: IKConfig) -> Bounds:
+    return Bounds.of(config.solver.shoulder_limits, config.solver.elbow_limits)

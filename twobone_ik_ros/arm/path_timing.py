@@ -56,14 +56,16 @@ start), not with the package: a display node does without it.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
-from typing import Any, NamedTuple, Optional
+from typing import Any, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from twobone_ik_ros.arm.planning import Angles, ArmState, Limits, Motion, Planner, Samples
+from twobone_ik_ros.arm.limit_check import Bounds, check_motion, LimitRefusal
+from twobone_ik_ros.arm.planning import Angles, ArmState, Limits, Planner, Samples, Timed
 
 #: toppra's trajectory is sampled this often for the quintics (and the
 #: controller's points): 10 ms did no better on the test paths, with twice the points.
@@ -96,52 +98,8 @@ def load_path_timing() -> None:
     toppra.setup_logging('WARNING')
 
 
-class PathMotion:
-    """A path timed within the limits (after a move to its start, if any), as ``Motion`` is."""
-
-    def __init__(self, approach: Optional[Motion], path: TimedPath) -> None:
-        """Join ``approach`` (None: the arm is at the start) and ``path``."""
-        self._approach = approach
-        self._spline = spline = path.spline
-        self._offset = 0.0 if approach is None else approach.duration
-        self.stretch = path.stretch
-        self.retimed = path.retimed
-        self.goal = path.goal
-        self.duration: float = self._offset + float(spline.x[-1])
-        #: the quintics need them; a cubic spline's are continuous, so it has them too
-        self.needs_accelerations = True
-
-    def at(self, seconds: float) -> ArmState:
-        """Return the state ``seconds`` after the start; the last pose, at rest, after the end."""
-        if seconds >= self.duration:
-            return ArmState(self.goal)
-        if self._approach is not None and seconds < self._offset:
-            return self._approach.at(seconds)
-        t = seconds - self._offset
-        p, v, a = self._spline(t), self._spline(t, 1), self._spline(t, 2)
-        return ArmState((float(p[0]), float(p[1])), (float(v[0]), float(v[1])),
-                        (float(a[0]), float(a[1])))
-
-    def points(self) -> Samples:
-        """Return the controller's points: the approach's, then the spline at its knots."""
-        knots = self._spline.x
-        times = knots + self._offset
-        positions = self._spline(knots)
-        velocities = self._spline(knots, 1)
-        accelerations = self._spline(knots, 2)
-        velocities[-1] = 0.0  # clamped: at rest, but for rounding
-        positions[-1] = self.goal
-        times_ns = np.round(times * _NS).astype(np.int64)
-        if self._approach is None:
-            return Samples(times_ns, positions, velocities, accelerations)
-        first = self._approach.points()
-        # the approach ends where the spline starts: its last point is the spline's first
-        return Samples(*(np.concatenate((a[:-1], b)) for a, b in zip(
-            first, (times_ns, positions, velocities, accelerations))))
-
-
 class TimedPath(NamedTuple):
-    """The poses timed within the limits (the slow part, ``time_poses``); where they run."""
+    """One part of a path timed within the limits (``time_poses``), from rest to rest."""
 
     spline: Any
     #: the first and last poses, exactly (the spline's values there may differ by rounding)
@@ -151,11 +109,96 @@ class TimedPath(NamedTuple):
     stretch: float
     #: whether the timing was the poses' stamps (else toppra's)
     stamped: bool
+    #: False for the monotone cubics of ``monotone``: their points go without accelerations
+    needs_accelerations: bool = True
 
     @property
     def retimed(self) -> bool:
         """Tell whether stamped poses asked for more than the limits allow."""
-        return self.stamped and self.stretch > 1.0
+        return self.stamped and self.stretch > 1.0 + RETIME_TOLERANCE
+
+    @property
+    def duration(self) -> float:
+        """Return the seconds from its first pose to its last."""
+        return float(self.spline.x[-1])
+
+    def at(self, seconds: float) -> ArmState:
+        """Return the state ``seconds`` after the start; the last pose, at rest, after the end."""
+        if seconds >= self.duration:
+            return ArmState(self.goal)
+        spline = self.spline
+        p, v, a = spline(seconds), spline(seconds, 1), spline(seconds, 2)
+        return ArmState((float(p[0]), float(p[1])), (float(v[0]), float(v[1])),
+                        (float(a[0]), float(a[1])))
+
+    def points(self) -> Samples:
+        """Return the controller's points: the spline at its knots, ending on the goal at rest."""
+        knots = self.spline.x
+        positions = self.spline(knots)
+        velocities = self.spline(knots, 1)
+        accelerations = self.spline(knots, 2)
+        velocities[-1] = 0.0  # clamped: at rest, but for rounding
+        positions[-1] = self.goal
+        return Samples(np.round(knots * _NS).astype(np.int64), positions, velocities,
+                       accelerations)
+
+    def start_acceleration(self) -> Angles:
+        """Return the acceleration it starts with (at rest, but setting off)."""
+        a = self.spline(0.0, 2)
+        return (float(a[0]), float(a[1]))
+
+    def end_acceleration(self) -> Angles:
+        """Return the acceleration it ends with (at rest, but braking)."""
+        a = self.spline(self.duration, 2)
+        return (float(a[0]), float(a[1]))
+
+
+class PathMotion:
+    """
+    A path's parts timed within the limits, with the moves before and between them.
+
+    The moves (``planning``) take the arm to the first part, and from the
+    end of each part to the start of the next; the whole is one motion, as
+    ``Motion`` is: its state at any time and the points a controller needs.
+    """
+
+    def __init__(self, pieces: Sequence[Timed], parts: Sequence[TimedPath]) -> None:
+        """Run ``pieces`` (the moves and ``parts``, in order) one after the other."""
+        self._pieces = list(pieces)
+        self._starts = [0.0]
+        for piece in self._pieces:
+            self._starts.append(self._starts[-1] + piece.duration)
+        self.duration: float = self._starts[-1]
+        self.goal = parts[-1].goal
+        self.parts = len(parts)
+        self.stretch = max(part.stretch for part in parts)
+        self.retimed = any(part.retimed for part in parts)
+        self.needs_accelerations = all(piece.needs_accelerations for piece in self._pieces)
+
+    def at(self, seconds: float) -> ArmState:
+        """Return the state ``seconds`` after the start; the last pose, at rest, after the end."""
+        if seconds >= self.duration:
+            return ArmState(self.goal)
+        index = max(0, bisect.bisect_right(self._starts, seconds) - 1)
+        return self._pieces[index].at(seconds - self._starts[index])
+
+    def points(self) -> Samples:
+        """
+        Return the controller's points: each piece's, one after the other.
+
+        Where two pieces meet they share a point (a move ends as the part it
+        leads to starts: the same position, at rest, the same acceleration),
+        which is given once, as the later piece's first: a finished move's
+        last point says "at rest", not the acceleration it arrives with.
+        """
+        tables = []
+        last = len(self._pieces) - 1
+        for index, (piece, begin) in enumerate(zip(self._pieces, self._starts)):
+            samples = piece.points()
+            keep = slice(None) if index == last else slice(None, -1)
+            tables.append(Samples(samples.times_ns[keep] + round(begin * _NS),
+                                  *(column[keep] for column in samples[1:])))
+        return Samples(*(np.concatenate(columns) for columns in zip(*tables)))
 
 
 def time_poses(positions: npt.ArrayLike, offsets_s: Optional[npt.ArrayLike],
@@ -190,29 +233,117 @@ def time_poses(positions: npt.ArrayLike, offsets_s: Optional[npt.ArrayLike],
     return TimedPath(spline, start, goal, stretch, offsets is not None)
 
 
-def start_path(path: TimedPath, start: Optional[ArmState],
+def start_path(parts: Sequence[TimedPath], start: Optional[ArmState],
                planner: Planner) -> Optional[PathMotion]:
     """
-    Return ``path`` run from ``start``: a move to its first pose first unless there at rest.
+    Return ``parts`` run one after the other from ``start``, joined by moves.
 
-    ``start`` None: the arm is taken to be there.  None when the move cannot
-    be planned.  The move's acceleration is continuous (``Planner.continuous``)
-    and ends as the path's starts, so that the point where they meet has one
-    acceleration, as points that carry accelerations need.
+    A move to the first part first unless the arm is there at rest
+    (``start`` None: it is taken to be there), and one from each part's end
+    to the next part's start.  None when a move cannot be planned.  The
+    moves' acceleration is continuous (``Planner.continuous``): each leaves
+    as the part before ends and arrives as the part after starts, so the
+    point where two meet has one acceleration, as points that carry
+    accelerations need.
     """
-    approach = None
-    if start is not None and not _at_rest_on(start, path.start):
-        leaving = path.spline(0.0, 2)
-        approach = planner.continuous().plan(start, path.start,
-                                             (float(leaving[0]), float(leaving[1])))
-        if approach is None:
-            return None
-    return PathMotion(approach, path)
+    pieces: List[Timed] = []
+    here = start
+    for part in parts:
+        if here is not None and not _at_rest_on(here, part.start):
+            move = planner.continuous().plan(here, part.start, part.start_acceleration())
+            if move is None:
+                return None
+            pieces.append(move)
+        pieces.append(part)
+        here = ArmState(part.goal, (0.0, 0.0), part.end_acceleration())
+    return PathMotion(pieces, parts)
+
+
+def start_monotone_path(parts: Sequence[TimedPath], start: Optional[ArmState],
+                        planner: Planner, lower: Angles, upper: Angles) -> Optional[PathMotion]:
+    """
+    Return ``parts`` as ``monotone`` cubics within [lower, upper], joined by moves from rest.
+
+    The fallback for a path whose timing leaves the joint limits (a spline
+    that overshoots between poses near a limit): each cubic stays between
+    its two points, each move goes from rest to rest, and the points carry
+    no accelerations (the cubics' acceleration steps at each point, so a
+    jerk limit does not hold there).  None as ``start_path``.
+    """
+    pieces: List[Timed] = []
+    cubics = [monotone(part, lower, upper, planner.limits) for part in parts]
+    here = start
+    for part in cubics:
+        if here is not None and not _at_rest_on(here, part.start):
+            move = planner.plan(here, part.start)
+            if move is None:
+                return None
+            pieces.append(move)
+        pieces.append(part)
+        here = ArmState(part.goal)
+    return PathMotion(pieces, cubics)
+
+
+def run_path(parts: Sequence[TimedPath], start: Optional[ArmState], planner: Planner,
+             bounds: Bounds) -> Optional[PathMotion]:
+    """
+    Return ``parts`` run from ``start`` within ``bounds``; None if a move cannot be planned.
+
+    The smooth timing (``start_path``) unless it, or the controller's curve
+    through its points, leaves the bounds (a spline that overshoots between
+    poses near a limit); then the monotone one, which cannot
+    (``start_monotone_path``).  ``LimitRefusal`` if that is refused too.
+    """
+    motion = start_path(parts, start, planner)
+    if motion is None:
+        return None
+    try:
+        check_motion(motion.points(), motion.needs_accelerations, bounds)
+        return motion
+    except LimitRefusal:
+        pass
+    fallback = start_monotone_path(parts, start, planner, bounds.lower, bounds.upper)
+    if fallback is not None:
+        check_motion(fallback.points(), fallback.needs_accelerations, bounds)
+    return fallback
+
+
+def monotone(part: TimedPath, lower: Angles, upper: Angles, limits: Limits) -> TimedPath:
+    """
+    Return ``part`` as the monotone cubics (PCHIP) through its knots, within [lower, upper].
+
+    The positions at the spline's knots, clipped to the bounds, are joined by
+    Fritsch-Carlson cubics (scipy's ``PchipInterpolator`` slopes: zero at a
+    local extreme, else their weighted harmonic mean), at rest at both ends:
+    each cubic is monotone between its two points, so it stays within them.
+    Its velocity and acceleration peaks are exact; a timing that exceeds
+    them is stretched as ``time_poses`` does (not the jerk: the cubics'
+    acceleration steps at the points).
+    """
+    from scipy.interpolate import CubicHermiteSpline, PchipInterpolator
+    knots = np.asarray(part.spline.x, dtype=np.float64)
+    positions = np.clip(part.spline(knots), lower, upper)
+    positions[0], positions[-1] = part.start, part.goal
+    if knots.shape[0] > 2:
+        slopes = PchipInterpolator(knots, positions, axis=0).derivative()(knots)
+    else:
+        slopes = np.zeros_like(positions)
+    slopes[0] = slopes[-1] = 0.0  # at rest; a zero slope keeps an end's cubic monotone
+    spline = CubicHermiteSpline(knots, positions, slopes, axis=0)
+    velocity, acceleration, _ = spline_peaks(spline)
+    stretch = float(max(1.0, velocity / limits.velocity,
+                        math.sqrt(acceleration / limits.acceleration)))
+    if stretch > 1.0 + RETIME_TOLERANCE:
+        spline = _stretched(spline, stretch)
+    else:
+        stretch = 1.0
+    return TimedPath(spline, part.start, part.goal, part.stretch * stretch, part.stamped,
+                     needs_accelerations=False)
 
 
 def spline_peaks(spline: Any) -> npt.NDArray[np.float64]:
     """
-    Return the largest |velocity|, |acceleration| and |jerk| of a piecewise polynomial, exactly.
+    Return the largest absolute velocity, acceleration and jerk of a piecewise polynomial.
 
     ``spline`` is a scipy ``PPoly`` of (times, joints).  Each derivative
     peaks at a piece's ends or where the next derivative is zero inside it.

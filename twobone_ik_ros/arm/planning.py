@@ -29,16 +29,19 @@ positions, velocities and accelerations with the quintic that matches them
 at both ends, and a quintic matching a cubic's ends is that cubic: points
 at the knots make the controller follow the plan exactly, so it keeps the
 limits the plan keeps.
+
+ruckig is imported by the first ``Planner.plan``, not with the module: the
+node makes a planner for every output, and a display (``joint_states``)
+runs without ruckig installed (``model.dependencies``).
 """
 
 from __future__ import annotations
 
 import math
-from typing import List, NamedTuple, Optional, Protocol, Sequence, Tuple
+from typing import Any, List, NamedTuple, Optional, Protocol, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
-from ruckig import InputParameter, Result, Ruckig, RuckigError, Trajectory
 
 Angles = Tuple[float, float]
 _NS = 1_000_000_000
@@ -87,11 +90,18 @@ class Samples(NamedTuple):
 class Timed(Protocol):
     """What the node runs an arm along: a move (``Motion``) or a path (``path_timing``)."""
 
-    duration: float
-    #: whether the controller follows the points only with their accelerations
-    #: (quintics); else they go without, and it interpolates cubics, which is
-    #: what a profile whose acceleration steps at the points needs
-    needs_accelerations: bool
+    @property
+    def duration(self) -> float:
+        """Return its seconds."""
+
+    @property
+    def needs_accelerations(self) -> bool:
+        """
+        Tell whether the controller follows the points only with their accelerations.
+
+        Quintics; else they go without, and it interpolates cubics, which is
+        what a profile whose acceleration steps at the points needs.
+        """
 
     def at(self, seconds: float) -> ArmState:
         """Return the state ``seconds`` after the start (the end, at rest, after it)."""
@@ -103,7 +113,7 @@ class Timed(Protocol):
 class Motion:
     """A planned move: its state at any time, and the points a controller needs."""
 
-    def __init__(self, trajectory: Trajectory, start: ArmState, goal: Angles,
+    def __init__(self, trajectory: Any, start: ArmState, goal: Angles,
                  needs_accelerations: bool) -> None:
         """Wrap ruckig's ``trajectory`` from ``start`` to ``goal`` (at rest)."""
         self._trajectory = trajectory
@@ -164,21 +174,29 @@ class Motion:
 
 
 class Planner:
-    """Plans moves for one set of limits; ruckig's objects are made once and reused."""
+    """Plans moves for one set of limits; ruckig's objects are made once (at the first plan)."""
 
     def __init__(self, limits: Limits, min_duration: float = 0.0) -> None:
         """Hold ``limits`` and the shortest move, in seconds (``min_move_time``)."""
         self.limits = limits
         self.min_duration = min_duration
-        self._ruckig = Ruckig(2)
-        self._input = InputParameter(2)
-        self._input.max_velocity = [limits.velocity] * 2
-        self._input.max_acceleration = [limits.acceleration] * 2
-        self._input.max_jerk = [limits.jerk] * 2
-        self._input.target_velocity = [0.0, 0.0]
-        if min_duration > 0.0:
-            self._input.minimum_duration = min_duration
+        self._ruckig: Any = None
+        self._input: Any = None
         self._continuous: Optional[Planner] = None
+
+    def _start(self) -> None:
+        """Import ruckig and make its planner and input, once."""
+        from ruckig import InputParameter, Ruckig
+        limits = self.limits
+        given = InputParameter(2)
+        given.max_velocity = [limits.velocity] * 2
+        given.max_acceleration = [limits.acceleration] * 2
+        given.max_jerk = [limits.jerk] * 2
+        given.target_velocity = [0.0, 0.0]
+        if self.min_duration > 0.0:
+            given.minimum_duration = self.min_duration
+        self._input = given
+        self._ruckig = Ruckig(2)
 
     def continuous(self) -> 'Planner':
         """
@@ -205,6 +223,9 @@ class Planner:
         ``arrival_acceleration`` (jerk-limited planners only): the move ends
         still but already accelerating so, as a path starts.
         """
+        from ruckig import Result, RuckigError, Trajectory
+        if self._ruckig is None:
+            self._start()
         given = self._input
         given.target_acceleration = list(arrival_acceleration)
         given.current_position = list(start.position)

@@ -32,11 +32,13 @@ from __future__ import annotations
 from array import array
 from typing import Any, Callable, Optional, Tuple, TypeVar
 
+import numpy as np
+import numpy.typing as npt
 from rclpy.node import Node
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 from twobone_ik_ros.arm.commands import duration, joint_trajectory
 from twobone_ik_ros.arm.motion import Angles, move_time, PathPlan
-from twobone_ik_ros.arm.planning import Timed
+from twobone_ik_ros.arm.planning import Samples, Timed
 from twobone_ik_ros.arm.tracking import ArmTracker
 from twobone_ik_ros.arm.trajectory_wire import TrajectoryWriter
 from twobone_ik_ros.model.parameters import IKConfig
@@ -55,6 +57,11 @@ def _nowhere(message: Any) -> None:
     raise RuntimeError('TrajectorySender.configure was not called')
 
 
+#: What ``outputs`` checks every trajectory's points with before they go (the
+#: points, whether they carry accelerations); it raises to refuse them.
+Check = Callable[[Samples, bool], None]
+
+
 class TrajectorySender:
     """Trajectories for the tracker's motions, handed to ``emit`` (a topic or the action)."""
 
@@ -66,13 +73,20 @@ class TrajectorySender:
         self._writer: Optional[TrajectoryWriter] = None
         self._as_bytes = False
         self._emit: Callable[[Any], None] = _nowhere
+        self._check: Check = lambda points, accelerations: None
         self._point = JointTrajectory()
         self._point.points = [JointTrajectoryPoint()]
         self._point.points[0].positions = array('d', (0.0, 0.0))
 
     def configure(self, names: Tuple[str, str], emit: Callable[[Any], None],
-                  as_bytes: bool) -> None:
-        """Name the joints; ``emit`` takes each trajectory (bytes if ``as_bytes`` and usable)."""
+                  as_bytes: bool, check: Check) -> None:
+        """
+        Name the joints; ``emit`` takes each trajectory (bytes if ``as_bytes`` and usable).
+
+        ``check`` sees every trajectory's points before it goes, and refuses
+        one by raising (``limit_check``): nothing is emitted then.
+        """
+        self._check = check
         if names != self._names:
             self._names = names
             self._point.joint_names = list(names)
@@ -102,7 +116,11 @@ class TrajectorySender:
             motion = plan(begin)
             if motion is None:
                 return None
-            message = self._message(motion, begin)
+            try:
+                message = self._message(motion, begin)
+            except Exception:  # refused by the check: the motion before is under way still
+                self._tracker.undo()
+                raise
             if clock.now().nanoseconds <= begin - LATE_MARGIN_NS or attempt + 1 == PLAN_ATTEMPTS:
                 break
             self._tracker.undo()
@@ -112,6 +130,7 @@ class TrajectorySender:
     def _message(self, motion: Timed, start_ns: int) -> Any:
         """Return the motion's points as a message (bytes when they may be and can be)."""
         points = motion.points()
+        self._check(points, motion.needs_accelerations)
         accelerations = points.accelerations if motion.needs_accelerations else None
         writer = self._writer if self._as_bytes else None
         if writer is not None:
@@ -130,6 +149,7 @@ class TrajectorySender:
         plan from.  The controller interpolates from where the arm is.
         """
         point = self._point.points[0]
+        self._check(at_rest(np.zeros(1, np.int64), np.array([goal])), False)
         point.positions[0], point.positions[1] = goal
         seconds = move_time(start, goal, config.max_joint_velocity, config.min_move_time)
         point.time_from_start = duration(round(seconds * 1e9))
@@ -138,6 +158,14 @@ class TrajectorySender:
 
     def plan(self, plan: PathPlan) -> None:
         """Send a path at its own timing (no arm state to time it from), starting now."""
+        # positions only: straight lines, which stay between two points as cubics at rest do
+        self._check(at_rest(plan.times_ns, plan.positions), False)
         writer = self._writer if self._as_bytes else None
         self._emit(writer.write(plan.positions, plan.times_ns) if writer is not None
                    else joint_trajectory(self._names, plan.positions, plan.times_ns))
+
+
+def at_rest(times_ns: npt.NDArray[np.int64], positions: npt.NDArray[np.float64]) -> Samples:
+    """Return ``positions`` as points at rest: how the check takes points without velocities."""
+    still = np.zeros_like(positions)
+    return Samples(times_ns, positions, still, still)

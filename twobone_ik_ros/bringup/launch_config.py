@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
+from twobone_ik_ros.model.dependencies import check, findable, MissingLibrary
 from twobone_ik_ros.model.parameters import (
     as_double, DEFAULTS, IKConfig, Output, PARAMETER_NAMES, SPECS, validate)
 from twobone_ik_ros.model.urdf import config_urdf
@@ -133,14 +134,16 @@ class LaunchPlan:
     base_pose: Optional[Tuple[str, float, float, float]]
 
 
-def plan(values: Mapping[str, str]) -> LaunchPlan:
+def plan(values: Mapping[str, str], importable: Callable[[str], bool] = findable) -> LaunchPlan:
     """
     Resolve launch argument strings into what to start; raise LaunchError if anything is wrong.
 
     Precedence for each node parameter: the argument when given, else the
     value in ``params_file``, else the node's default.  The result is
     validated by the node's own ``validate``, so an invalid value is refused
-    here with the message the node would give, before any process starts.
+    here with the message the node would give, before any process starts;
+    so is an output whose libraries ``importable`` does not find (the
+    node's one line, ``model.dependencies``).
     """
     namespace = values['namespace'].strip('/')
     params_file = values['params_file']
@@ -156,6 +159,10 @@ def plan(values: Mapping[str, str]) -> LaunchPlan:
         config = validate({name: as_double(name, value) for name, value in resolved.items()})
     except ValueError as error:
         raise LaunchError(f'invalid parameters: {error}') from None
+    try:
+        check(config.output, importable)
+    except MissingLibrary as error:
+        raise LaunchError(str(error)) from None
     packages = [('twobone_ik_ros', '')]
     remappings = [('target', values['target_topic'])]
     if config.output.drives_controller and values['controller']:
@@ -219,9 +226,10 @@ def controller_remappings(output: Output, controller: str) -> Tuple[Tuple[str, s
                  for entity in ('',) + inner)
 
 
-def control_plan(values: Mapping[str, str], ros_distro: str) -> ControlPlan:
+def control_plan(values: Mapping[str, str], ros_distro: str,
+                 importable: Callable[[str], bool] = findable) -> ControlPlan:
     """Resolve control.launch.py's arguments; raise LaunchError if the arm cannot be driven."""
-    the = plan(values)
+    the = plan(values, importable)
     output = the.config.output
     if not output.drives_controller:
         raise LaunchError('control.launch.py drives a controller: output must be one of '

@@ -141,7 +141,7 @@ class ArmGeometry:
 
     @property
     def inner_radius(self) -> float:
-        """Reach with the arm folded: |r1 - r2| (0 when the links are equal)."""
+        """Reach with the arm folded: ``|r1 - r2|`` (0 when the links are equal)."""
         return abs(self.r1 - self.r2)
 
 

@@ -38,6 +38,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from twobone_ik_ros.arm.feedback import ArmReport, GOAL_RESULTS
+from twobone_ik_ros.arm.motion import BREAK_TEXT, MAX_PARTS
 from twobone_ik_ros.model.tally import Tally
 from twobone_ik_ros.solver import Reason
 
@@ -54,6 +55,14 @@ REJECTION_TEXT: Dict[str, str] = {
     'malformed': 'not a valid message of its type (unreadable bytes, a negative stamp)',
 }
 REJECT_REASONS = tuple(REJECTION_TEXT)
+#: Why a path can be refused: a target's reasons, where the joint limits break
+#: it (``motion.BREAK_TEXT``: under ``unreachable`` reject), and the path's own.
+PATH_REJECTION_TEXT: Dict[str, str] = {
+    **REJECTION_TEXT, **BREAK_TEXT,
+    'empty': 'the path has no poses',
+    'too_many_parts': f'the joint limits would split it into more than {MAX_PARTS} parts',
+}
+PATH_REJECT_REASONS = tuple(PATH_REJECTION_TEXT)
 HARDWARE_ID = 'twobone_ik'
 
 
@@ -67,12 +76,14 @@ class TargetCounters:
     rejected: Tally = field(default_factory=lambda: Tally(REJECT_REASONS))
     lost: int = 0
     lost_dds: int = 0
-    #: paths: ``paths == paths_followed + paths_rejected``
+    #: paths: ``paths == paths_followed + paths_rejected.total``
     paths: int = 0
     paths_followed: int = 0
-    paths_rejected: int = 0
+    paths_rejected: Tally = field(default_factory=lambda: Tally(PATH_REJECT_REASONS))
     path_poses_clamped: int = 0
-    #: elbow flips inside followed paths that the joint limits forced
+    #: followed paths the joint limits split into parts (``unreachable`` clamp), and
+    #: the elbow flips among their splits
+    paths_split: int = 0
     path_flips: int = 0
     #: stamped paths a controller output stretched to keep the joints' limits
     paths_retimed: int = 0
@@ -171,8 +182,13 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
     values += [
         ('paths', counters.paths),
         ('paths.followed', counters.paths_followed),
-        ('paths.rejected', counters.paths_rejected),
+        ('paths.rejected', counters.paths_rejected.total),
+    ]
+    values += [(f'paths.rejected.{reason}', count)
+               for reason, count in counters.paths_rejected.counts.items()]
+    values += [
         ('paths.clamped_poses', counters.path_poses_clamped),
+        ('paths.split', counters.paths_split),
         ('paths.flips', counters.path_flips),
         ('paths.retimed', counters.paths_retimed),
     ]

@@ -94,7 +94,7 @@ def move_arm_markers(markers: List[Marker], r1: float, r2: float, angles: Tuple[
 
 
 def workspace_markers(frame_id: str, r1: float, r2: float) -> List[Marker]:
-    """Build the circles r1 + r2 (id 0) and |r1 - r2| (id 1); only r1, r2 move them."""
+    """Build the circles r1 + r2 (id 0) and ``|r1 - r2|`` (id 1); only r1, r2 move them."""
     circles = []
     for marker_id, radius in enumerate((r1 + r2, abs(r1 - r2))):
         circle = _marker(frame_id, NS_WORKSPACE, marker_id, Marker.LINE_STRIP, WORKSPACE_COLOUR)

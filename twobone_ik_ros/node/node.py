@@ -57,7 +57,7 @@ from geometry_msgs.msg import PointStamped
 from rcl_interfaces.msg import SetParametersResult
 import rclpy
 from rclpy.parameter import Parameter
-from twobone_ik_ros.arm.goals import check_output
+from twobone_ik_ros.arm.libraries import require
 from twobone_ik_ros.arm.motion import Angles, nearest_angles
 from twobone_ik_ros.arm.outputs import ArmOutput
 from twobone_ik_ros.model.parameters import (
@@ -88,7 +88,7 @@ class TwoBoneIKNode(GuardedNode):
         super().__init__(node_name, WARNING_PERIOD_S, **kwargs)
         self._warnings = ThrottledWarnings(self.get_logger(), WARNING_PERIOD_S)
         config = declare_parameters(self)
-        check_output(config)
+        require(config.output)  # its libraries, imported now (or the node is refused)
         self._counters = TargetCounters()
         self._previous: Optional[Angles] = None  # where the node last put the arm
         self._next_diagnostics = 0.0
@@ -209,7 +209,7 @@ class TwoBoneIKNode(GuardedNode):
             return SetParametersResult(successful=True)
         try:
             config = validate_change(self._config.as_parameters(), changes)
-            check_output(config)
+            require(config.output)
         except ValueError as error:
             self.get_logger().warning(f'parameter change refused: {error}')
             return SetParametersResult(successful=False, reason=str(error))

@@ -19,10 +19,11 @@ A path is read from its bytes (``ros.wire_path``; what that reader leaves
 to rclpy is deserialised), brought into the base frame with one transform at
 its header's stamp (as targets are, ``frames``), solved and timed whole
 (``arm.motion.plan_path``) and handed to the arm's output.  Every path ends
-in one counter: ``paths.followed`` or ``paths.rejected`` (with a throttled
-warning that names the first pose that failed and why); a followed path
-whose stamps a controller output stretched to keep the joints' limits is
-also in ``paths.retimed`` (warned about too).
+in one counter: ``paths.followed`` or ``paths.rejected.<reason>`` (with a
+throttled warning that names the first pose that failed and why); a followed
+path the joint limits split into parts is also in ``paths.split``, one whose
+stamps a controller output stretched to keep the joints' limits in
+``paths.retimed`` (both warned about too).
 """
 
 from __future__ import annotations
@@ -35,15 +36,17 @@ import numpy as np
 from rclpy.node import Node
 from rclpy.serialization import deserialize_message
 from std_msgs.msg import Header
-from twobone_ik_ros.arm.motion import Angles, plan_path
+from twobone_ik_ros.arm.limit_check import LimitRefusal
+from twobone_ik_ros.arm.motion import Angles, BREAK_TEXT, PathPlan, plan_path
 from twobone_ik_ros.arm.outputs import ArmOutput
 from twobone_ik_ros.model.parameters import IKConfig
-from twobone_ik_ros.node.diagnostics import REJECTION_TEXT, TargetCounters
+from twobone_ik_ros.node.diagnostics import PATH_REJECTION_TEXT, TargetCounters
 from twobone_ik_ros.node.frames import apply_transform, TargetFrames
 from twobone_ik_ros.node.targets import QUEUE_DEPTH
 from twobone_ik_ros.node.throttle import ThrottledWarnings
 from twobone_ik_ros.ros.qos_events import QUIET_SUBSCRIPTION
 from twobone_ik_ros.ros.wire_path import PathData, PathReader
+from twobone_ik_ros.solver import Reason
 
 
 class PathFollower:
@@ -103,20 +106,25 @@ class PathFollower:
         plan = plan_path(config.solver, points, stamps, self._start(),
                          config.max_joint_velocity, config.min_move_time)
         if plan.rejected:
-            text = REJECTION_TEXT.get(plan.rejected, 'the path has no poses')
+            text = PATH_REJECTION_TEXT[plan.rejected]
             self._reject(plan.rejected, lambda: (
                 f'path of {len(points)} poses rejected: pose {plan.rejected_index} is '
                 f'{plan.rejected} ({text}; unreachable={config.solver.unreachable.value})'))
             return
+        try:
+            timed = self._output.follow(plan, config.joint_names, stamp)
+        except LimitRefusal as refusal:  # the check where commands leave the node
+            why = refusal.excursion.describe(config.joint_names)
+            self._reject(Reason.JOINT_LIMITS.label, lambda: (
+                f'path of {len(points)} poses rejected: its motion would take {why}'))
+            return
         counters = self._counters
         counters.paths_followed += 1
         counters.path_poses_clamped += plan.clamped
-        counters.path_flips += plan.flips
-        if plan.flips or plan.unwound:
-            self._warnings.warn('path_flip', lambda: (
-                f'path of {len(points)} poses: the joint limits forced {plan.flips} elbow '
-                f'flip(s) and {plan.unwound} full-turn unwinding(s)'))
-        timed = self._output.follow(plan, config.joint_names, stamp)
+        if plan.splits:
+            counters.paths_split += 1
+            counters.path_flips += plan.flips
+            self._warnings.warn('path_split', lambda: _split_warning(plan, len(points), config))
         if timed is not None and timed.retimed:
             counters.paths_retimed += 1
             self._warnings.warn('path_retimed', lambda: (
@@ -126,5 +134,16 @@ class PathFollower:
             self._moved((float(plan.positions[-1, 0]), float(plan.positions[-1, 1])))
 
     def _reject(self, reason: str, describe: Callable[[], str]) -> None:
-        self._counters.paths_rejected += 1
+        self._counters.paths_rejected.add(reason)
         self._warnings.warn('path ' + reason, describe)
+
+
+def _split_warning(plan: PathPlan, poses: int, config: IKConfig) -> str:
+    """Say where and why the joint limits split a followed path (``unreachable`` clamp)."""
+    first = plan.splits[0]
+    joint = f' ({config.joint_names[first.joint]})' if first.joint >= 0 else ''
+    return (f'path of {poses} poses split into {len(plan.parts)} parts by the joint limits, '
+            f'first at pose {first.pose}: {first.reason}{joint}, {BREAK_TEXT[first.reason]}'
+            + (f'; {plan.skipped} pose(s) outside the limits left out' if plan.skipped else '')
+            + '; each part ends at rest, joined to the next by a move within the limits '
+            '(unreachable=clamp; reject refuses such a path)')

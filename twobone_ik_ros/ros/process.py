@@ -55,6 +55,8 @@ import time
 from types import FrameType
 from typing import Any, Callable, List, Optional, Tuple, Type
 
+from twobone_ik_ros.model.dependencies import MissingLibrary
+
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 #: seconds an orderly stop may take before the process ends anyway (launch waits 5 s)
 STOP_TIMEOUT = 3.0
@@ -133,7 +135,8 @@ def run_node(make_node: Callable[[], Any], *, args: Optional[List[str]] = None,
     Run the node ``make_node()`` builds until SIGINT, SIGTERM, shutdown or ``until(node)``.
 
     Return the exit code: 0 after a stop, 2 when ``make_node`` raised one of
-    ``invalid`` (logged as a fatal error of logger ``name``).  An exception
+    ``invalid`` (logged as a fatal error of logger ``name``, in one line: a
+    ``MissingLibrary`` as it is, anything else as invalid parameters).  An exception
     raised by a callback is raised again here, after the orderly stop.
     """
     import rclpy
@@ -159,7 +162,10 @@ def run_node(make_node: Callable[[], Any], *, args: Optional[List[str]] = None,
         try:
             node = make_node()
         except invalid as error:
-            rclpy.logging.get_logger(name).fatal(f'invalid parameters: {error}')
+            # a missing library says what to install; anything else is a parameter's fault
+            text = str(error) if isinstance(error, MissingLibrary) else \
+                f'invalid parameters: {error}'
+            rclpy.logging.get_logger(name).fatal(text)
             return 2
         spinner = Spinner(node, until=lambda: until(node), on_exit=stopped.set).start()
         # a signal lands in this thread's handler within the wait's period at most

@@ -16,7 +16,7 @@
 Demo target patterns as pure generators of (x, y), scaled to the arm.
 
 Each pattern sweeps the reachable annulus and, on purpose, leaves it part of
-the time (beyond r1 + r2, and inside |r1 - r2| where there is a hole), so a
+the time (beyond r1 + r2, and inside ``|r1 - r2|`` where there is a hole), so a
 demo shows clamping or rejection as well as solving.  No ROS here: the
 target_publisher node only paces and publishes what these yield.
 """

@@ -1,0 +1,216 @@
+# Copyright 2026 The twobone_ik_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The one check of what the node commands: within the joints' limits, between the points too.
+
+Pure (numpy, no ROS).  Every command leaves the node through ``outputs``,
+which asks this module first: a position (a joint state, a streamed
+command, a trajectory's one point) must lie within the limits; a motion's
+points must too, and so must what a controller makes between them.
+joint_trajectory_controller joins two points by the polynomial that matches
+what they carry (ros2_controllers' ``interpolate_between_points``): a
+straight line for positions alone, a cubic with velocities, a quintic with
+accelerations too.  A polynomial lies within the hull of its Bernstein
+coefficients, which settles nearly every segment with a few array
+operations; the rest are halved where their hull could hold an extreme,
+until it is known to a billionth of the segment.
+
+A joint the arm holds outside its limits (the limits changed at runtime, or
+the arm was put there) may be commanded back, never further out:
+``Bounds.around`` widens them to where the arm starts.  Extremes inside a
+segment are compared with ``ROUNDING`` of slack: the float rounding of
+evaluating a polynomial whose true extreme is the limit itself (a move that
+ends on a limit); the points themselves are compared exactly.
+"""
+
+from __future__ import annotations
+
+from typing import List, NamedTuple, Optional, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+from twobone_ik_ros.arm.planning import Angles, Samples
+from twobone_ik_ros.ik.vocabulary import JointLimits
+
+#: Rad past a limit that an extreme between two points may show from rounding alone.
+ROUNDING = 1e-12
+_NS = 1e9
+
+
+class Bounds(NamedTuple):
+    """The interval each joint must stay in: (shoulder, elbow) lower and upper ends."""
+
+    lower: Tuple[float, float]
+    upper: Tuple[float, float]
+
+    @classmethod
+    def of(cls, shoulder: JointLimits, elbow: JointLimits) -> 'Bounds':
+        """Return the bounds of the two joints' limits."""
+        return cls((shoulder.lower, elbow.lower), (shoulder.upper, elbow.upper))
+
+    def around(self, start: Optional[Angles]) -> 'Bounds':
+        """Return these bounds widened to ``start`` (None: unchanged): the arm may come back."""
+        if start is None:
+            return self
+        return Bounds((min(self.lower[0], start[0]), min(self.lower[1], start[1])),
+                      (max(self.upper[0], start[0]), max(self.upper[1], start[1])))
+
+
+class Excursion(NamedTuple):
+    """The worst place a command goes past a limit."""
+
+    joint: int  # 0 the shoulder, 1 the elbow
+    position: float
+    limit: float
+    seconds: float  # from the start of the motion (0 for a position)
+
+    @property
+    def distance(self) -> float:
+        """Return how far past the limit, rad."""
+        return abs(self.position - self.limit)
+
+    def describe(self, names: Tuple[str, str]) -> str:
+        """Say it in words, with the joint's name."""
+        when = f' at {self.seconds:.3g} s' if self.seconds else ''
+        return (f'{names[self.joint]} to {self.position:.6g} rad, {self.distance:.3g} rad past '
+                f'its limit {self.limit:.6g}{when}')
+
+
+class LimitRefusal(Exception):
+    """A command refused because it would leave the joint limits (``excursion`` says where)."""
+
+    def __init__(self, excursion: Excursion) -> None:
+        """Carry ``excursion``."""
+        super().__init__(excursion)
+        self.excursion = excursion
+
+
+def position_excursion(position: Angles, bounds: Bounds) -> Optional[Excursion]:
+    """Return how ``position`` leaves ``bounds``, or None when it is within them (exactly)."""
+    for joint in (0, 1):
+        value = position[joint]
+        if value < bounds.lower[joint]:
+            return Excursion(joint, value, bounds.lower[joint], 0.0)
+        if value > bounds.upper[joint]:
+            return Excursion(joint, value, bounds.upper[joint], 0.0)
+    return None
+
+
+def motion_excursion(points: Samples, accelerations: bool, bounds: Bounds,
+                     velocities: bool = True) -> Optional[Excursion]:
+    """
+    Return the worst excursion of ``points`` as a controller follows them, or None.
+
+    ``velocities`` and ``accelerations`` say what the points carry, and so
+    which polynomial joins two of them (see the module docstring).
+    """
+    seconds = points.times_ns / _NS
+    worst: Optional[Excursion] = None
+    for joint in (0, 1):
+        lower, upper = bounds.lower[joint], bounds.upper[joint]
+        p = points.positions[:, joint]
+        if p.min() < lower or p.max() > upper:  # a point itself
+            index = int(np.argmax(np.maximum(lower - p, p - upper)))
+            worst = _worse(worst, Excursion(joint, float(p[index]),
+                                            lower if p[index] < lower else upper,
+                                            float(seconds[index])))
+        if not velocities or p.shape[0] < 2:
+            continue  # straight lines between points within the bounds stay within them
+        v = points.velocities[:, joint]
+        a = points.accelerations[:, joint] if accelerations else None
+        hull = _bernstein(seconds, p, v, a)
+        suspect = np.flatnonzero((hull.min(axis=0) < lower) | (hull.max(axis=0) > upper))
+        for segment in suspect:
+            low, high, at = _extremes(hull[:, segment], float(seconds[segment]),
+                                      float(seconds[segment + 1] - seconds[segment]))
+            if low < lower - ROUNDING:
+                worst = _worse(worst, Excursion(joint, low, lower, at[0]))
+            if high > upper + ROUNDING:
+                worst = _worse(worst, Excursion(joint, high, upper, at[1]))
+    return worst
+
+
+def check_motion(points: Samples, accelerations: bool, bounds: Bounds) -> None:
+    """
+    Raise ``LimitRefusal`` if ``points``, or the controller's curve through them, leave ``bounds``.
+
+    The bounds are widened to where the points start (``Bounds.around``):
+    the motion starts where the arm is.
+    """
+    first = (float(points.positions[0, 0]), float(points.positions[0, 1]))
+    excursion = motion_excursion(points, accelerations, bounds.around(first))
+    if excursion is not None:
+        raise LimitRefusal(excursion)
+
+
+def _worse(one: Optional[Excursion], other: Excursion) -> Excursion:
+    return other if one is None or other.distance > one.distance else one
+
+
+def _bernstein(seconds: npt.NDArray[np.float64], p: npt.NDArray[np.float64],
+               v: npt.NDArray[np.float64],
+               a: Optional[npt.NDArray[np.float64]]) -> npt.NDArray[np.float64]:
+    """Return each segment's Bernstein coefficients (rows), whose hull holds the segment."""
+    h = np.diff(seconds)
+    p0, p1, v0, v1 = p[:-1], p[1:], v[:-1] * h, v[1:] * h
+    if a is None:  # cubic
+        return np.stack((p0, p0 + v0 / 3.0, p1 - v1 / 3.0, p1))
+    a0, a1 = a[:-1] * h * h, a[1:] * h * h
+    return np.stack((p0, p0 + v0 / 5.0, p0 + 2.0 * v0 / 5.0 + a0 / 20.0,
+                     p1 - 2.0 * v1 / 5.0 + a1 / 20.0, p1 - v1 / 5.0, p1))
+
+
+def _extremes(hull: npt.NDArray[np.float64], start: float,
+              duration: float) -> Tuple[float, float, Tuple[float, float]]:
+    """
+    Return the least and greatest value of a segment and when (s from the first point).
+
+    ``hull`` holds its Bernstein coefficients: the polynomial on [0, 1],
+    ``duration`` long.  Found by halving (de Casteljau) only the pieces
+    whose hull could still hold a more extreme value, to ``_RESOLUTION`` of
+    the segment: no root finding, which meets nearly degenerate polynomials
+    (a cubic that is a quadratic to rounding) at every move's knots.
+    """
+    high, at_high = _greatest(list(hull))
+    low, at_low = _greatest([-c for c in hull])
+    return -low, high, (start + at_low * duration, start + at_high * duration)
+
+
+#: Pieces of a segment shorter than this (a fraction of it) are not halved further.
+_RESOLUTION = 1e-9
+
+
+def _greatest(coefficients: List[float]) -> Tuple[float, float]:
+    """Return the greatest value of a Bernstein polynomial on [0, 1] and where it is."""
+    best = max((coefficients[0], 0.0), (coefficients[-1], 1.0))
+    pieces = [(coefficients, 0.0, 1.0)]
+    while pieces:
+        c, begin, end = pieces.pop()
+        if max(c) <= best[0]:
+            continue  # nothing in this piece beats what was found
+        middle = 0.5 * (begin + end)
+        if end - begin < _RESOLUTION:
+            best = max(best, (max(c), middle))
+            continue
+        left, right = [c[0]], [c[-1]]
+        row = c
+        while len(row) > 1:  # de Casteljau at one half
+            row = [0.5 * (a + b) for a, b in zip(row, row[1:])]
+            left.append(row[0])
+            right.append(row[-1])
+        best = max(best, (row[0], middle))
+        pieces += [(left, begin, middle), (right[::-1], middle, end)]
+    return best
