@@ -14,26 +14,32 @@
 # limitations under the License.
 
 """
-End-to-end latency, loss and CPU of the IK node, beside a bare relay.
+End-to-end latency, loss and CPU of the IK node, beside a bare rclpy relay and a C++ one.
 
-Both run as processes of their own: the IK node, and a relay that turns each
-PointStamped into a JointState with the same stamp and nothing else (the floor
-for any rclpy node with these message types, the same QoS, depth 10, and the
-same executor, reading and writing message objects).  This process publishes
-stamped targets at a fixed rate and records when each answer arrives.  At
-1 kHz every target goes to both, in the same millisecond (which one first
-alternates), so that machine noise, which comes in bursts longer than a
-round, hits both alike.  Reported per system and rate: p50 and p99 latency,
-targets lost (sent and never answered), and CPU time of the serving process
-per target it answered, from the first target to the last answer.  Then,
-each alone, the highest rate of a ladder at which it still loses under 1 %.
-The last line is for scripts:
+Each runs as a process of its own: the IK node; a relay that turns each
+PointStamped into a JointState with the same stamp and nothing else (the
+floor for any rclpy node with these message types, the same QoS, depth 10,
+and rclpy's SingleThreadedExecutor, reading and writing message objects);
+and, where rclcpp is installed (a ROS install, or ``../shared/ros2-cpp``
+built by ``scripts/test``), ``benchmarks/cpp_relay``: an rclcpp node that
+solves each target by the law of cosines, built here with colcon the first
+time (said and left out where rclcpp is not found).  This process
+publishes stamped targets at a fixed rate and records when each answer
+arrives.  At 1 kHz every target goes to every system in the same
+millisecond (in an order that rotates), so that machine noise, which comes
+in bursts longer than a round, hits all alike.  Reported per system and
+rate: p50 and p99 latency, targets lost (sent and never answered), and CPU
+time of the serving process per target it answered, from the first target
+to the last answer.  Then, each alone, the highest rate of a ladder at
+which it still loses under 1 %.  The last line is for scripts:
 
     p50_ratio=<node/relay at 1 kHz> cpu_ratio=<node/relay CPU per target>
-    lost_node=<n> lost_relay=<n>      (on one line)
+    lost_node=<n> lost_relay=<n> cpp_ratio=<node/C++ relay CPU per target>
+    (on one line; cpp_ratio=none without rclcpp)
 
-Run (scripts/env.sh sets ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST and a
-ROS_DOMAIN_ID of its own): python benchmarks/bench_node.py [--targets 2000]
+Run ``scripts/bench bench_node`` (the venv, the launch tools and, with
+TWOBONE_SHARED, the C++ stack; DDS on loopback in a domain of its own), or
+``python benchmarks/bench_node.py [--targets 2000]`` in a ROS environment.
 """
 
 import argparse
@@ -46,6 +52,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 LADDER = (1000, 1500, 2000, 3000, 5000)
 SYSTEMS = ('relay', 'node')
+CPP = 'cpp'
+CPP_SOURCES = os.path.join(ROOT, 'benchmarks', 'cpp_relay')
 
 
 def relay_main():
@@ -79,16 +87,74 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
-def start_server(kind):
-    """Start the relay or the IK node in its own process and namespace."""
+def cpp_relay():
+    """
+    Return (the C++ relay's executable, None), or (None, why not).
+
+    Built with colcon against the rclcpp found on the ament index, once per
+    sources and rclcpp (a folder of this machine's cache).  On the PyPI
+    wheels every rclcpp executable links the interpreter's libpython, as
+    ``../shared/ros2-cpp/build.sh`` does for its own: the wheels' librcl
+    loads message libraries that need Python's symbols.
+    """
+    import hashlib
+    import shutil
+    import subprocess
+    import sysconfig
+
+    from ament_index_python.packages import get_package_prefix, PackageNotFoundError
+    import rclpy
+
+    try:
+        rclcpp = get_package_prefix('rclcpp')
+    except PackageNotFoundError:
+        return None, 'rclcpp is not installed (a ROS install, or TWOBONE_SHARED for scripts/bench)'
+    digest = hashlib.sha256(rclcpp.encode())
+    for name in sorted(os.listdir(CPP_SOURCES)) + ['src/' + n for n in sorted(
+            os.listdir(os.path.join(CPP_SOURCES, 'src')))]:
+        path = os.path.join(CPP_SOURCES, name)
+        if os.path.isfile(path):
+            digest.update(name.encode() + open(path, 'rb').read())
+    cache = os.environ.get('XDG_CACHE_HOME') or os.path.join(os.path.expanduser('~'), '.cache')
+    workspace = os.path.join(cache, 'twobone_ik_ros', f'bench_cpp_relay-{digest.hexdigest()[:16]}')
+    executable = os.path.join(workspace, 'install', 'twobone_ik_cpp_relay', 'lib',
+                              'twobone_ik_cpp_relay', 'relay')
+    if os.path.exists(executable):
+        return executable, None
+    source = os.path.join(workspace, 'src', 'cpp_relay')
+    shutil.rmtree(workspace, ignore_errors=True)
+    shutil.copytree(CPP_SOURCES, source, ignore=shutil.ignore_patterns('COLCON_IGNORE'))
+    flags = ['-DBUILD_TESTING=OFF', '-DCMAKE_BUILD_TYPE=Release',
+             f'-DPython3_EXECUTABLE={sys.executable}']
+    if not rclpy.__file__.startswith('/opt/ros/'):  # the PyPI wheels (see above)
+        libpython = os.path.join(sysconfig.get_config_var('LIBDIR'),
+                                 sysconfig.get_config_var('LDLIBRARY'))
+        flags.append('-DCMAKE_EXE_LINKER_FLAGS=-Wl,--as-needed -Wl,--allow-shlib-undefined '
+                     f'-Wl,--no-as-needed {libpython} -Wl,--as-needed')
+    print(f'building the C++ relay into {workspace} (once)', file=sys.stderr, flush=True)
+    built = subprocess.run([sys.executable, '-m', 'colcon', 'build', '--event-handlers',
+                            'console_direct-', '--cmake-args', *flags],
+                           cwd=workspace, capture_output=True, text=True)
+    if built.returncode != 0 or not os.path.exists(executable):
+        return None, f'the C++ relay did not build:\n{built.stdout[-2000:]}{built.stderr[-2000:]}'
+    return executable, None
+
+
+def start_server(kind, cpp_executable=None, executor=''):
+    """Start the relay, the IK node or the C++ relay in its own process and namespace."""
     from twobone_ik_ros.tools.harness import RosProcess
 
     ros_args = ['-r', f'__ns:=/bench_{kind}']
+    arm = ['-p', 'r1:=1.0', '-p', 'r2:=0.7']
     if kind == 'relay':
         return RosProcess.python(script=os.path.abspath(__file__), args=['--serve'],
                                  ros_args=ros_args)
-    return RosProcess.python('twobone_ik_ros.node.node',
-                             ros_args=ros_args + ['-p', 'r1:=1.0', '-p', 'r2:=0.7'])
+    if kind == CPP:
+        return RosProcess([cpp_executable, '--ros-args', *ros_args, *arm])
+    env = dict(os.environ)
+    if executor:
+        env['TWOBONE_IK_EXECUTOR'] = executor
+    return RosProcess.python('twobone_ik_ros.node.node', ros_args=ros_args + arm, env=env)
 
 
 class Client:
@@ -154,7 +220,7 @@ def run(clients, servers, rate, count, points):
                 break
             time.sleep(remaining if remaining > 0.0005 else 0)
         x, y = points[i % len(points)]
-        for kind in (kinds if i % 2 else kinds[::-1]):
+        for kind in kinds[i % len(kinds):] + kinds[:i % len(kinds)]:
             client = clients[kind]
             msg = client.msg
             stamp = time.time_ns()
@@ -190,6 +256,84 @@ def measure(clients, servers, rate, count, rounds, points, kinds=SYSTEMS):
     return results
 
 
+class Profile:
+    """
+    Where the node's CPU goes while the 1 kHz rounds run (``--profile DIR``).
+
+    py-spy samples the node's Python threads while they run (not while they
+    wait), and ``perf`` every thread of the process (Fast DDS's too), by
+    thread and shared object.  Both sample at 199 Hz, which costs the node
+    CPU itself: a profiled run's figures are not the benchmark's.  Each
+    writes a table into DIR; a tool that is missing is said and left out.
+    """
+
+    def __init__(self, folder, pid):
+        """Start sampling process ``pid``; the tables go into ``folder``."""
+        import shutil
+        import subprocess
+
+        os.makedirs(folder, exist_ok=True)
+        self.folder, self.processes, self.missing = folder, [], []
+        py_spy = shutil.which('py-spy')
+        if py_spy:
+            self.processes.append(('py-spy', subprocess.Popen(
+                [py_spy, 'record', '--pid', str(pid), '--rate', '199', '--format', 'raw',
+                 '--output', os.path.join(folder, 'py-spy.raw')],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)))
+        else:
+            self.missing.append('py-spy (pip install py-spy)')
+        perf = shutil.which('perf')
+        if perf:
+            self.processes.append(('perf', subprocess.Popen(
+                [perf, 'record', '-F', '199', '-p', str(pid), '-o',
+                 os.path.join(folder, 'perf.data')],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)))
+        else:
+            self.missing.append('perf (linux-perf)')
+
+    def stop(self):
+        """Stop sampling and write the tables; return the lines to print."""
+        import signal
+        import subprocess
+
+        lines = [f'profile: no {tool}' for tool in self.missing]
+        for tool, process in self.processes:
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=60)
+            if tool == 'py-spy':
+                lines += self._py_spy_table()
+            else:
+                report = subprocess.run(
+                    ['perf', 'report', '-i', os.path.join(self.folder, 'perf.data'), '--stdio',
+                     '--sort', 'comm,dso', '--percent-limit', '1'], capture_output=True,
+                    text=True)
+                path = os.path.join(self.folder, 'perf-by-object.txt')
+                with open(path, 'w') as table:
+                    table.write(report.stdout)
+                lines.append(f'profile: perf by shared object in {path}')
+        return lines
+
+    def _py_spy_table(self, top=25):
+        """Turn py-spy's folded stacks into the functions' own and inclusive shares."""
+        own, inclusive, total = {}, {}, 0
+        with open(os.path.join(self.folder, 'py-spy.raw')) as raw:
+            for line in raw:
+                stack, _, count = line.rstrip().rpartition(' ')
+                frames = [frame.split(' (')[0] for frame in stack.split(';')]
+                samples = int(count)
+                total += samples
+                own[frames[-1]] = own.get(frames[-1], 0) + samples
+                for frame in set(frames):
+                    inclusive[frame] = inclusive.get(frame, 0) + samples
+        path = os.path.join(self.folder, 'py-spy.txt')
+        with open(path, 'w') as table:
+            table.write(f"{total} samples of the node's threads; % own, % inclusive\n")
+            for frame, samples in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
+                table.write(f'{100 * samples / total:6.1f} {100 * inclusive[frame] / total:6.1f}'
+                            f'  {frame}\n')
+        return [f'profile: py-spy per function in {path}']
+
+
 def cpu_per_target(result):
     """Return the CPU microseconds per answered target."""
     return result['cpu'] / max(1, result['received']) * 1e6
@@ -201,6 +345,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--targets', type=int, default=2000, help='targets per round')
     parser.add_argument('--rounds', type=int, default=4, help='rounds at 1 kHz')
+    parser.add_argument('--executor', choices=('lean', 'rclpy'), default='',
+                        help="the node's executor (TWOBONE_IK_EXECUTOR); default: lean")
+    parser.add_argument('--profile', metavar='DIR', default='',
+                        help='sample the node during the 1 kHz rounds (py-spy, perf) into DIR')
     options = benchmark_options(parser, lambda _: relay_main())
     if options is None:
         return
@@ -209,17 +357,22 @@ def main():
 
     rng = random.Random(1)
     points = [(rng.uniform(-1.8, 1.8), rng.uniform(-1.8, 1.8)) for _ in range(997)]
-    servers = {kind: start_server(kind) for kind in SYSTEMS}
+    executable, why_not = cpp_relay()
+    systems = SYSTEMS + ((CPP,) if executable else ())
+    servers = {kind: start_server(kind, executable, options.executor) for kind in systems}
     try:
         with spinning('bench_client') as node:
-            clients = {kind: Client(node, kind) for kind in SYSTEMS}
+            clients = {kind: Client(node, kind) for kind in systems}
             wait_for(lambda: all(c.ready() for c in clients.values()), 60,
                      'servers did not come up')
             time.sleep(1.0)
-            measure(clients, servers, 1000, 200, 1, points)  # warm-up
-            at_1khz = measure(clients, servers, 1000, options.targets, options.rounds, points)
+            measure(clients, servers, 1000, 200, 1, points, systems)  # warm-up
+            profile = Profile(options.profile, servers['node'].pid) if options.profile else None
+            at_1khz = measure(clients, servers, 1000, options.targets, options.rounds, points,
+                              systems)
+            profiled = profile.stop() if profile else []
             sustained = {}
-            for kind in SYSTEMS:
+            for kind in systems:
                 for rate in LADDER:
                     result = measure(clients, servers, rate, options.targets, 1, points,
                                      (kind,))
@@ -230,15 +383,19 @@ def main():
         for server in servers.values():
             server.stop()
 
-    print(f'{options.rounds} rounds of {options.targets} targets to both systems at 1 kHz')
+    if why_not:
+        print(f'no C++ relay: {why_not}')
+    for line in profiled:
+        print(line)
+    print(f'{options.rounds} rounds of {options.targets} targets to every system at 1 kHz')
     print(f'{"rate Hz":>8s} {"system":>6s} {"p50 ms":>8s} {"p99 ms":>8s} {"lost":>6s} '
           f'{"CPU us/target":>14s}')
-    for kind in SYSTEMS:
+    for kind in systems:
         r = at_1khz[kind]
         print(f'{1000:8d} {kind:>6s} {percentile(r["latencies"], 0.5):8.3f} '
               f'{percentile(r["latencies"], 0.99):8.3f} {r["lost"]:6d} {cpu_per_target(r):14.1f}')
     print(f'highest rate of {LADDER} with under 1 % of {options.targets} targets lost')
-    for kind in SYSTEMS:
+    for kind in systems:
         if kind in sustained:
             rate, r = sustained[kind]
             print(f'{rate:8d} {kind:>6s} {percentile(r["latencies"], 0.5):8.3f} '
@@ -249,8 +406,10 @@ def main():
     p50 = percentile(at_1khz['node']['latencies'], 0.5) / percentile(
         at_1khz['relay']['latencies'], 0.5)
     cpu = cpu_per_target(at_1khz['node']) / cpu_per_target(at_1khz['relay'])
+    cpp = (f'{cpu_per_target(at_1khz["node"]) / cpu_per_target(at_1khz[CPP]):.3f}'
+           if CPP in at_1khz else 'none')
     print(f'p50_ratio={p50:.3f} cpu_ratio={cpu:.3f} lost_node={at_1khz["node"]["lost"]} '
-          f'lost_relay={at_1khz["relay"]["lost"]}', flush=True)
+          f'lost_relay={at_1khz["relay"]["lost"]} cpp_ratio={cpp}', flush=True)
 
 
 if __name__ == '__main__':

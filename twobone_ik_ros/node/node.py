@@ -48,6 +48,7 @@ the arm changes.
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import time
 from typing import Any, Callable, List, Optional
@@ -76,6 +77,8 @@ from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
 from twobone_ik_ros.solver import Reason, Status
 
 NODE_NAME = 'twobone_ik'
+#: TWOBONE_IK_EXECUTOR=rclpy spins the node with rclpy's SingleThreadedExecutor
+EXECUTOR_VARIABLE = 'TWOBONE_IK_EXECUTOR'
 DIAGNOSTICS_PERIOD_S = 1.0
 WARNING_PERIOD_S = 2.0
 
@@ -249,7 +252,10 @@ def main(args: Optional[List[str]] = None) -> None:
         gc.freeze()
         return node
 
-    code = run_node(make_node, args=args, name=NODE_NAME,
+    # rclpy's own executor on request: to compare (doc/performance.md), or should the lean
+    # one (ros.executor) meet an rclpy it does not know
+    lean = os.environ.get(EXECUTOR_VARIABLE, 'lean') != 'rclpy'
+    code = run_node(make_node, args=args, name=NODE_NAME, lean=lean,
                     invalid=(ValueError, rclpy.exceptions.ParameterException))
     # frozen objects outlive the interpreter's teardown: release the node's now,
     # or ruckig's bindings (nanobind) report its planner as leaked at exit

@@ -56,6 +56,7 @@ from types import FrameType
 from typing import Any, Callable, List, Optional, Tuple, Type
 
 from twobone_ik_ros.model.dependencies import MissingLibrary
+from twobone_ik_ros.ros.executor import spinner_executor
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 #: seconds an orderly stop may take before the process ends anyway (launch waits 5 s)
@@ -89,14 +90,14 @@ class Spinner:
 
     ``stop`` joins the thread before it shuts the executor down: Kilted's
     ``Executor.shutdown()`` does not wait for the callback under way.
+    ``lean``: the package's ``executor.LeanExecutor`` (where this rclpy has
+    what it needs), else rclpy's ``SingleThreadedExecutor``.
     """
 
     def __init__(self, node: Any, until: Callable[[], bool] = lambda: False,
-                 on_exit: Callable[[], None] = lambda: None) -> None:
+                 on_exit: Callable[[], None] = lambda: None, lean: bool = False) -> None:
         """Prepare the executor and the thread; ``on_exit`` runs in it when it leaves."""
-        from rclpy.executors import SingleThreadedExecutor
-
-        self._executor = SingleThreadedExecutor(context=node.context)
+        self._executor = spinner_executor(node, lean)
         self._executor.add_node(node)
         self._until = until
         self._on_exit = on_exit
@@ -130,9 +131,12 @@ class Spinner:
 
 def run_node(make_node: Callable[[], Any], *, args: Optional[List[str]] = None,
              until: Callable[[Any], bool] = lambda node: False,
-             invalid: Tuple[Type[BaseException], ...] = (), name: str = 'node') -> int:
+             invalid: Tuple[Type[BaseException], ...] = (), name: str = 'node',
+             lean: bool = False) -> int:
     """
     Run the node ``make_node()`` builds until SIGINT, SIGTERM, shutdown or ``until(node)``.
+
+    ``lean``: spin it with ``executor.LeanExecutor`` (see ``Spinner``).
 
     Return the exit code: 0 after a stop, 2 when ``make_node`` raised one of
     ``invalid`` (logged as a fatal error of logger ``name``, in one line: a
@@ -167,7 +171,8 @@ def run_node(make_node: Callable[[], Any], *, args: Optional[List[str]] = None,
                 f'invalid parameters: {error}'
             rclpy.logging.get_logger(name).fatal(text)
             return 2
-        spinner = Spinner(node, until=lambda: until(node), on_exit=stopped.set).start()
+        spinner = Spinner(node, until=lambda: until(node), on_exit=stopped.set,
+                          lean=lean).start()
         # a signal lands in this thread's handler within the wait's period at most
         while not stopped.wait(0.25):
             pass
