@@ -340,7 +340,8 @@ def cpu_per_target(result):
 
 
 def main():
-    from twobone_ik_ros.tools.harness import benchmark_options, percentile, spinning, wait_for
+    from twobone_ik_ros.tools.harness import (
+        benchmark_options, percentile, results, spinning, wait_for)
 
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--targets', type=int, default=2000, help='targets per round')
@@ -383,33 +384,35 @@ def main():
         for server in servers.values():
             server.stop()
 
-    if why_not:
-        print(f'no C++ relay: {why_not}')
-    for line in profiled:
-        print(line)
-    print(f'{options.rounds} rounds of {options.targets} targets to every system at 1 kHz')
-    print(f'{"rate Hz":>8s} {"system":>6s} {"p50 ms":>8s} {"p99 ms":>8s} {"lost":>6s} '
-          f'{"CPU us/target":>14s}')
-    for kind in systems:
-        r = at_1khz[kind]
-        print(f'{1000:8d} {kind:>6s} {percentile(r["latencies"], 0.5):8.3f} '
-              f'{percentile(r["latencies"], 0.99):8.3f} {r["lost"]:6d} {cpu_per_target(r):14.1f}')
-    print(f'highest rate of {LADDER} with under 1 % of {options.targets} targets lost')
-    for kind in systems:
-        if kind in sustained:
-            rate, r = sustained[kind]
-            print(f'{rate:8d} {kind:>6s} {percentile(r["latencies"], 0.5):8.3f} '
+    with results('bench_node', options):
+        if why_not:
+            print(f'no C++ relay: {why_not}')
+        for line in profiled:
+            print(line)
+        print(f'{options.rounds} rounds of {options.targets} targets to every system at 1 kHz')
+        print(f'{"rate Hz":>8s} {"system":>6s} {"p50 ms":>8s} {"p99 ms":>8s} {"lost":>6s} '
+              f'{"CPU us/target":>14s}')
+        for kind in systems:
+            r = at_1khz[kind]
+            print(f'{1000:8d} {kind:>6s} {percentile(r["latencies"], 0.5):8.3f} '
                   f'{percentile(r["latencies"], 0.99):8.3f} {r["lost"]:6d} '
                   f'{cpu_per_target(r):14.1f}')
-        else:
-            print(f'{"none":>8s} {kind:>6s}')
-    p50 = percentile(at_1khz['node']['latencies'], 0.5) / percentile(
-        at_1khz['relay']['latencies'], 0.5)
-    cpu = cpu_per_target(at_1khz['node']) / cpu_per_target(at_1khz['relay'])
-    cpp = (f'{cpu_per_target(at_1khz["node"]) / cpu_per_target(at_1khz[CPP]):.3f}'
-           if CPP in at_1khz else 'none')
-    print(f'p50_ratio={p50:.3f} cpu_ratio={cpu:.3f} lost_node={at_1khz["node"]["lost"]} '
-          f'lost_relay={at_1khz["relay"]["lost"]} cpp_ratio={cpp}', flush=True)
+        print(f'highest rate of {LADDER} with under 1 % of {options.targets} targets lost')
+        for kind in systems:
+            if kind in sustained:
+                rate, r = sustained[kind]
+                print(f'{rate:8d} {kind:>6s} {percentile(r["latencies"], 0.5):8.3f} '
+                      f'{percentile(r["latencies"], 0.99):8.3f} {r["lost"]:6d} '
+                      f'{cpu_per_target(r):14.1f}')
+            else:
+                print(f'{"none":>8s} {kind:>6s}')
+        p50 = percentile(at_1khz['node']['latencies'], 0.5) / percentile(
+            at_1khz['relay']['latencies'], 0.5)
+        cpu = cpu_per_target(at_1khz['node']) / cpu_per_target(at_1khz['relay'])
+        cpp = (f'{cpu_per_target(at_1khz["node"]) / cpu_per_target(at_1khz[CPP]):.3f}'
+               if CPP in at_1khz else 'none')
+        print(f'p50_ratio={p50:.3f} cpu_ratio={cpu:.3f} lost_node={at_1khz["node"]["lost"]} '
+              f'lost_relay={at_1khz["relay"]["lost"]} cpp_ratio={cpp}', flush=True)
 
 
 if __name__ == '__main__':

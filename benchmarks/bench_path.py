@@ -231,7 +231,8 @@ def big_client_main(poses, rounds):
 
 
 def main():
-    from twobone_ik_ros.tools.harness import benchmark_options, percentile, spinning, wait_for
+    from twobone_ik_ros.tools.harness import (
+        benchmark_options, percentile, results, spinning, wait_for)
 
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--poses', type=int, default=10000, help='poses in the path')
@@ -275,23 +276,24 @@ def main():
         for server in servers.values():
             server.stop()
 
-    print(f'{options.rounds} alternating rounds per system: a {options.poses}-pose Path in, '
-          'one JointTrajectory out, end to end')
-    print(f'{"system":>6s} {"p50 ms":>8s} {"min ms":>8s} {"max ms":>8s}')
-    for kind in SYSTEMS:
-        ms = [t * 1e3 for t in times[kind]]
-        print(f'{kind:>6s} {percentile(ms, 0.5):8.1f} {min(ms):8.1f} {max(ms):8.1f}')
-    if options.big_poses:
-        print(f'a target sent right after a {options.big_poses}-pose Path, against one sent '
-              f'alone ({options.big_rounds} rounds each), until its trajectory came back; '
-              'and the path until its own')
-        print(f'{"target":>12s} {"p50 ms":>8s} {"min ms":>8s} {"max ms":>8s}')
-        for kind, seconds in delays.items():
-            ms = [t * 1e3 for t in seconds]
-            print(f'{kind:>12s} {percentile(ms, 0.5):8.1f} {min(ms):8.1f} {max(ms):8.1f}')
-        print(f'big_path_delay_s={max(delays["after_path"]):.3f}')
-    ratio = percentile(times['node'], 0.5) / percentile(times['floor'], 0.5)
-    print(f'path_ratio={ratio:.3f}', flush=True)
+    with results('bench_path', options):
+        print(f'{options.rounds} alternating rounds per system: a {options.poses}-pose Path in, '
+              'one JointTrajectory out, end to end')
+        print(f'{"system":>6s} {"p50 ms":>8s} {"min ms":>8s} {"max ms":>8s}')
+        for kind in SYSTEMS:
+            ms = [t * 1e3 for t in times[kind]]
+            print(f'{kind:>6s} {percentile(ms, 0.5):8.1f} {min(ms):8.1f} {max(ms):8.1f}')
+        if options.big_poses:
+            print(f'a target sent right after a {options.big_poses}-pose Path, against one sent '
+                  f'alone ({options.big_rounds} rounds each), until its trajectory came back; '
+                  'and the path until its own')
+            print(f'{"target":>12s} {"p50 ms":>8s} {"min ms":>8s} {"max ms":>8s}')
+            for kind, seconds in delays.items():
+                ms = [t * 1e3 for t in seconds]
+                print(f'{kind:>12s} {percentile(ms, 0.5):8.1f} {min(ms):8.1f} {max(ms):8.1f}')
+            print(f'big_path_delay_s={max(delays["after_path"]):.3f}')
+        ratio = percentile(times['node'], 0.5) / percentile(times['floor'], 0.5)
+        print(f'path_ratio={ratio:.3f}', flush=True)
 
 
 if __name__ == '__main__':

@@ -23,15 +23,17 @@ In one process, on the same targets, rounds interleaved:
   one-point JointTrajectory it published;
 - move: the same solve, then plan the move from the state the node tracks
   (``ArmTracker.move``: ruckig from the previous move evaluated mid-way),
-  its points at the knots (``Motion.points``) and the trajectory written as
-  bytes (``TrajectoryWriter``), as ``output:=joint_trajectory`` does now;
+  its points at the knots (``Motion.points``), the check that they and the
+  controller's interpolation stay within the joint limits
+  (``limit_check.check_motion``) and the trajectory written as bytes
+  (``TrajectoryWriter``), as ``output:=joint_trajectory`` does now;
 - plan only: ``ArmTracker.move`` and ``Motion.points``.
 
 Medians of the per-round means.  The last line is for scripts:
 
     plan_us=<median microseconds of planning one move (move minus baseline)>
 
-Run: python benchmarks/bench_plan.py [--rounds 15] [--targets 2000] [--jerk 0]
+Run: scripts/bench bench_plan [--rounds 15] [--targets 2000] [--jerk 0] [--write]
 """
 
 import argparse
@@ -47,12 +49,14 @@ from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from twobone_ik_ros.arm.commands import duration  # noqa: E402
+from twobone_ik_ros.arm.limit_check import Bounds, check_motion  # noqa: E402
 from twobone_ik_ros.arm.motion import move_time  # noqa: E402
 from twobone_ik_ros.arm.planning import Limits, Planner  # noqa: E402
 from twobone_ik_ros.arm.tracking import ArmTracker  # noqa: E402
 from twobone_ik_ros.arm.trajectory_wire import TrajectoryWriter  # noqa: E402
 from twobone_ik_ros.model.parameters import DEFAULTS  # noqa: E402
 from twobone_ik_ros.solver import TwoBoneIK  # noqa: E402
+from twobone_ik_ros.tools.harness import result_options, results  # noqa: E402
 
 NAMES = DEFAULTS['joint_names']
 
@@ -62,12 +66,14 @@ def main():
     parser.add_argument('--rounds', type=int, default=15)
     parser.add_argument('--targets', type=int, default=2000)
     parser.add_argument('--jerk', type=float, default=DEFAULTS['max_joint_jerk'])
+    result_options(parser)
     options = parser.parse_args()
     rng = np.random.default_rng(2026)
     radius = (DEFAULTS['r1'] + DEFAULTS['r2']) * np.sqrt(rng.uniform(0.05, 0.95, options.targets))
     angle = rng.uniform(-math.pi, math.pi, options.targets)
     targets = list(zip((radius * np.cos(angle)).tolist(), (radius * np.sin(angle)).tolist()))
     solver = TwoBoneIK(DEFAULTS['r1'], DEFAULTS['r2'])
+    bounds = Bounds.of(solver.shoulder_limits, solver.elbow_limits)
     velocity, minimum = DEFAULTS['max_joint_velocity'], DEFAULTS['min_move_time']
     limits = Limits.of(velocity, DEFAULTS['max_joint_acceleration'], options.jerk)
     writer = TrajectoryWriter(NAMES)
@@ -99,12 +105,13 @@ def main():
             motion = tracker.move(goal, now)
             points = motion.points()
             if write:
+                check_motion(points, motion.needs_accelerations, bounds)
                 writer.write(points.positions, points.times_ns, points.velocities,
                              points.accelerations if options.jerk > 0.0 else None, now)
             now += int(motion.duration * 0.5e9)  # the next target comes mid-way
 
     cases = {'baseline: solve, time, serialise one point': baseline,
-             'move: solve, plan, points, write': moves,
+             'move: solve, plan, points, check, write': moves,
              'plan only: plan, points': lambda: moves(write=False, solve=False)}
     means = {name: [] for name in cases}
     for _ in range(options.rounds):
@@ -114,13 +121,14 @@ def main():
             means[name].append((time.perf_counter() - start) / len(targets))
     median = {name: statistics.median(values) for name, values in means.items()}
     base = median['baseline: solve, time, serialise one point']
-    print(f'{len(targets)} targets, max_joint_jerk={options.jerk:g}, '
-          f'median of {options.rounds} interleaved rounds')
-    print(f'  {"what":44s} {"us/target":>10s} {"x baseline":>11s}')
-    for name, seconds in median.items():
-        print(f'  {name:44s} {seconds * 1e6:10.1f} {seconds / base:11.2f}')
-    plan_us = (median['move: solve, plan, points, write'] - base) * 1e6
-    print(f'plan_us={plan_us:.1f}')
+    with results('bench_plan', options):
+        print(f'{len(targets)} targets, max_joint_jerk={options.jerk:g}, '
+              f'median of {options.rounds} interleaved rounds')
+        print(f'  {"what":44s} {"us/target":>10s} {"x baseline":>11s}')
+        for name, seconds in median.items():
+            print(f'  {name:44s} {seconds * 1e6:10.1f} {seconds / base:11.2f}')
+        plan_us = (median['move: solve, plan, points, check, write'] - base) * 1e6
+        print(f'plan_us={plan_us:.1f}')
 
 
 if __name__ == '__main__':

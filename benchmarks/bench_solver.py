@@ -50,6 +50,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from twobone_ik_ros.ik.batch import BATCH_BLOCK  # noqa: E402
 from twobone_ik_ros.solver import new_batch_result, TwoBoneIK  # noqa: E402
+from twobone_ik_ros.tools.harness import result_options, results  # noqa: E402
 
 R1, R2 = 1.0, 0.7
 
@@ -117,6 +118,7 @@ def main():
     parser.add_argument('--rounds', type=int, default=15)
     parser.add_argument('--n', type=int, default=1_000_000)
     parser.add_argument('--scalar-targets', type=int, default=20_000)
+    result_options(parser)
     options = parser.parse_args()
     rng = np.random.default_rng(2026)
     points = [tuple(p) for p in targets(options.scalar_targets, rng).tolist()]
@@ -150,21 +152,23 @@ def main():
             batch_points, scratch),
     }, max(3, options.rounds // 3))
 
-    loc = scalar['law of cosines (2 angles)']
-    print(f'scalar, {len(points)} targets, best of {options.rounds} interleaved rounds')
-    print(f'  {"what":40s} {"us/solve":>9s} {"x law-of-cosines":>17s}')
-    for name, seconds in scalar.items():
-        print(f'  {name:40s} {seconds * 1e6:9.3f} {seconds / loc:17.2f}')
-    floor = batch['two arctan2 on the same columns (floor)']
-    floor_out = batch['floor, out=']
-    print(f'batch, N = {options.n}, best of {max(3, options.rounds // 3)} interleaved rounds')
-    print(f'  {"what":40s} {"Msolves/s":>9s} {"x floor":>8s} {"x floor, out=":>13s}')
-    for name, seconds in batch.items():
-        print(f'  {name:40s} {options.n / seconds / 1e6:9.2f} {floor / seconds:8.2f}'
-              f' {floor_out / seconds:13.2f}')
-    scalar_ratio = scalar['solver, up + limits + clamp'] / loc
-    batch_ratio = floor / batch['solve_batch (up, clamp)']
-    print(f'scalar_ratio={scalar_ratio:.3f} batch_ratio={batch_ratio:.3f}')
+    with results('bench_solver', options):
+        loc = scalar['law of cosines (2 angles)']
+        print(f'scalar, {len(points)} targets, best of {options.rounds} interleaved rounds')
+        print(f'  {"what":40s} {"us/solve":>9s} {"x law-of-cosines":>17s}')
+        for name, seconds in scalar.items():
+            print(f'  {name:40s} {seconds * 1e6:9.3f} {seconds / loc:17.2f}')
+        floor = batch['two arctan2 on the same columns (floor)']
+        floor_out = batch['floor, out=']
+        rounds = max(3, options.rounds // 3)
+        print(f'batch, N = {options.n}, best of {rounds} interleaved rounds')
+        print(f'  {"what":40s} {"Msolves/s":>9s} {"x floor":>8s} {"x floor, out=":>13s}')
+        for name, seconds in batch.items():
+            print(f'  {name:40s} {options.n / seconds / 1e6:9.2f} {floor / seconds:8.2f}'
+                  f' {floor_out / seconds:13.2f}')
+        scalar_ratio = scalar['solver, up + limits + clamp'] / loc
+        batch_ratio = floor / batch['solve_batch (up, clamp)']
+        print(f'scalar_ratio={scalar_ratio:.3f} batch_ratio={batch_ratio:.3f}')
 
 
 if __name__ == '__main__':

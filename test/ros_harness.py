@@ -246,6 +246,17 @@ class Probe(GraphClient):
         status = self.diagnostics[-1].status[0]
         return status, {kv.key: kv.value for kv in status.values}
 
+    def diagnostics_when(self, condition, timeout=20.0):
+        """Return the node's diagnostics values from the first report for which ``condition``."""
+        values = {}
+
+        def holds():
+            nonlocal values
+            values = self.latest_diagnostics()[1]
+            return condition(values)
+        assert self.spin_until(holds, timeout), f'diagnostics never held it: {values}'
+        return values
+
     def tool_position(self, base, tool, timeout=5.0):
         """Return (x, y) of ``tool`` in ``base`` from tf2, once the transform is there."""
         from rclpy.time import Time

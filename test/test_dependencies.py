@@ -56,8 +56,6 @@ OWN_MODULES = {'twobone_ik_ros'} | {
     for path in glob.glob(os.path.join(ROOT, 'test', '*.py'))}
 #: needed without an import: the XML launch file is read by launch_xml
 XML_FRONT_END = 'launch_xml'
-#: the tests' tools run as commands, not imported: the real rosdep (test_rosdep)
-TEST_TOOLS = {'rosdep2'}
 
 
 def imported(patterns):
@@ -75,7 +73,7 @@ def imported(patterns):
                 elif (isinstance(node, ast.Call) and getattr(node.func, 'attr', '')
                       == 'importorskip'):
                     modules.add(node.args[0].value.split('.')[0])
-    return modules - set(sys.stdlib_module_names) - OWN_MODULES - TEST_TOOLS
+    return modules - set(sys.stdlib_module_names) - OWN_MODULES
 
 
 def keys(modules):

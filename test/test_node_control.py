@@ -108,7 +108,7 @@ def test_controller_commands_reach_200_random_targets_and_no_joint_states_are_pu
     if output == 'joint_trajectory':
         # (a target that comes before the node has heard the arm is one point, stamped zero)
         for msg in arm.commands[known:]:
-            assert msg.header.stamp.sec > 0  # the move's start (README "Smooth motion")
+            assert msg.header.stamp.sec > 0  # the move's start (doc/motion.md)
             assert list(msg.joint_names) == ['shoulder_joint', 'elbow_joint']
             times = [p.time_from_start.sec * 10**9 + p.time_from_start.nanosec
                      for p in msg.points]
@@ -226,14 +226,7 @@ def test_a_path_through_an_unreachable_pose(controlled_arm, policy):
     sent = len(arm.commands)
     arm.send_path(points)
     probe = arm.probe
-    values = {}
-
-    def counted():
-        nonlocal values
-        values = probe.latest_diagnostics()[1]
-        return values['paths'] == '1'
-
-    assert probe.spin_until(counted, 20.0)
+    values = probe.diagnostics_when(lambda values: values['paths'] == '1')
     if policy == 'reject':
         assert values['paths.rejected'] == '1' and values['paths.followed'] == '0'
         probe.spin_for(0.2)
@@ -269,14 +262,7 @@ def test_the_full_circle_stays_within_the_limits_on_the_real_controller(controll
     sent, heard = len(arm.commands), len(arm.probe.joint_states)
     arm.send_path(circle_points)
     probe = arm.probe
-    values = {}
-
-    def counted():
-        nonlocal values
-        values = probe.latest_diagnostics()[1]
-        return values['paths'] == '1'
-
-    assert probe.spin_until(counted, 30.0)
+    values = probe.diagnostics_when(lambda values: values['paths'] == '1', 30.0)
     bounds = Bounds((-math.pi, -math.pi), (math.pi, math.pi))
     if policy == 'reject':
         assert values['paths.rejected.wrap'] == '1' and values['paths.followed'] == '0'
@@ -332,14 +318,7 @@ def test_path_stamps_beyond_the_limits_are_stretched_and_counted(controlled_arm,
     steps = [max(abs(a[0] - b[0]), abs(a[1] - b[1])) / (t1 - t0)
              for a, b, t0, t1 in zip(positions, positions[1:], times, times[1:])]
     assert max(steps) <= DEFAULTS['max_joint_velocity'] * (1.0 + 1e-6)
-    values = {}
-
-    def counted():
-        nonlocal values
-        values = arm.probe.latest_diagnostics()[1]
-        return values.get('paths.followed') == '1'
-
-    assert arm.probe.spin_until(counted, 10.0)
+    values = arm.probe.diagnostics_when(lambda values: values.get('paths.followed') == '1', 10.0)
     assert values['paths.retimed'] == ('1' if retimed else '0')
     end = TwoBoneIK(R1, R2).solve(*points[-1])
     assert positions[-1] == pytest.approx((end.theta1, end.theta2), abs=1e-12)

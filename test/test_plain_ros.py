@@ -86,10 +86,10 @@ class PlainRos:
                               capture_output=True, text=True)
         assert done.returncode == 0, done.stdout + done.stderr
 
-    def start(self, *parameters):
+    def start(self, *parameters, env=None):
         ros_args = [word for parameter in parameters for word in ('-p', parameter)]
         return RosProcess([self.python, self.node, '--ros-args', *ros_args],
-                          log_path=log_path('plain_ros_node'), env=self.env)
+                          log_path=log_path('plain_ros_node'), env=env or self.env)
 
 
 @pytest.fixture(scope='module')
@@ -135,7 +135,7 @@ def test_the_display_runs_on_ros_and_numpy_alone(plain, probe):
 
 
 def test_a_controller_output_is_refused_in_one_line_until_the_pip_keys_are_installed(
-        plain, rosdep):
+        plain, rosdep, tmp_path):
     refused = plain.start('output:=joint_trajectory')
     assert refused.wait() == 2
     lines = [line for line in refused.output().splitlines() if line.strip()]
@@ -143,11 +143,15 @@ def test_a_controller_output_is_refused_in_one_line_until_the_pip_keys_are_insta
     assert len(lines) == 1 and '[FATAL]' in lines[0], lines
     ruckig = next(library for library in LIBRARIES if library.module == 'ruckig')
     assert 'needs ruckig' in lines[0] and ruckig.install in lines[0]
-    # what the README's second command installs: the pip keys, after everything else
+    # what the README's second command installs: the pip keys, after everything else (into
+    # a folder of this test's own: the venv stays plain for the module's other tests)
     pip_packages = rosdep.simulate(readme_rosdep_installs()[1], WHEEL_DISTRO)['pip']
-    plain.pip(['-U', *pip_packages])
-    assert _found(plain.python, plain.env, ARM_SIDE) == list(ARM_SIDE)
-    node = plain.start('output:=joint_trajectory')
+    keys = str(tmp_path / 'pip_keys')
+    plain.pip(['-U', '--target', keys, *pip_packages])
+    env = dict(plain.env, PYTHONPATH=os.pathsep.join((plain.env['PYTHONPATH'], keys)))
+    assert _found(plain.python, env, ARM_SIDE) == list(ARM_SIDE)
+    assert _found(plain.python, plain.env, ARM_SIDE) == []
+    node = plain.start('output:=joint_trajectory', env=env)
     try:
         _wait_for(node, r'ready: .*output=joint_trajectory')
     finally:

@@ -97,11 +97,8 @@ def test_the_readme_installs_the_distributions_packages_first_and_the_pip_keys_a
     """
     The pip keys go last: pip then keeps the distribution's numpy, scipy and matplotlib.
 
-    rosdep installs in no fixed order; run first, pip would put its own
-    numpy under the distribution's (measured for Humble's Python 3.10 with
-    numpy 1.21.5: toppra's requirements brought numpy 2.2.6 and scipy
-    1.15.3; with Ubuntu's scipy 1.8.0 and matplotlib 3.5.1 installed first,
-    pip added ruckig and toppra alone).
+    rosdep installs in no fixed order; run first, pip would bring its own
+    numpy for toppra's requirements (doc/dependencies.md has the measurement).
     """
     first, then = readme_rosdep_installs()
     assert f'--skip-keys "{" ".join(pip_keys())}"' in first

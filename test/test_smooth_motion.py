@@ -26,7 +26,7 @@ move takes at most 1.05 times the time-optimal move (ruckig's, from the
 measured state).  A forward_command stream moves the arm on the cycles that
 take its commands in time; the others (controller_manager's executor, not
 real-time, was late) are counted, at most 5 % of the moving cycles, and
-left out of its bars (README "Smooth motion").  The ratios over the raw
+left out of its bars (doc/motion.md).  The ratios over the raw
 stamps are printed beside.
 """
 

@@ -21,9 +21,11 @@ The parts, from the bottom up; each imports only the parts below it
 - ``solver`` and ``ik/``: the solver, pure numpy, no ROS import, usable alone
   (``solver.py`` is its public face and documents the method).
 - ``model/``: the arm as configured: the parameter table, its validation and
-  the URDF it implies (pure Python, no ROS import).
+  the URDF it implies, and what the controller outputs need (pure Python, no
+  ROS import).
 - ``ros/``: rclpy plumbing every process of the package shares: running and
-  stopping a node, QoS event settings, messages read and written as bytes.
+  stopping a node, the lean executor, QoS event settings, messages read and
+  written as bytes.
 - ``arm/``: driving an arm: where solutions go (outputs), motion in joint
   space, controller commands.
 - ``node/``: the IK node and what it alone uses (frames, markers,

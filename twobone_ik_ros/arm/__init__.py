@@ -16,10 +16,12 @@
 Driving an arm: where the node's solutions go, and how the arm moves.
 
 ``outputs`` publishes for each value of the ``output`` parameter (``goals``
-for the action) and reads the arm's state; ``planning``, ``tracking`` and
-``path_timing`` time moves and paths within the joints' limits and
-``motion`` in joint space, ``cycles`` a controller's cycles for a stream
-(all pure); ``feedback`` (pure) and ``arrival`` say how each move ended;
+for the action) and reads the arm's state, ``libraries`` imports what the
+controller outputs need; ``planning``, ``tracking`` and ``path_timing``
+time moves and paths within the joints' limits and ``motion`` in joint
+space, ``limit_check`` checks everything that leaves the node against the
+joint limits, ``cycles`` finds a controller's cycles for a stream (all
+pure); ``feedback`` (pure) and ``arrival`` say how each move ended;
 ``commands`` and ``trajectory_wire`` build the controller messages.
 The node hands solutions and plans here; nothing here imports the node.
 """

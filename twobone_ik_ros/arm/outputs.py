@@ -30,9 +30,12 @@ parameter changes, so only what the mode uses is on the graph (every entity
 costs the executor time on each wake-up).  On a controller output a path is
 timed within the limits (``path_timing``) and sent or streamed as a move
 is; on joint_states, or before the arm's state is known, it keeps its own
-timing.  The messages are made in ``positions`` and ``trajectories``, the
+timing.  Every command passes one check on its way out (``_check``:
+``limit_check``, the joint limits, between the points too): a move that
+fails it is not sent, a path falls back to a timing that passes or is
+refused.  The messages are made in ``positions`` and ``trajectories``, the
 streams timed in ``streaming``; how each move ended is ``arrival``'s.  One
-idea, a little over 300 lines: the output modes side by side, what each does
+idea, about 400 lines: the output modes side by side, what each does
 with a target, a path and the arm's state.
 """
 

@@ -16,9 +16,10 @@
 A path's timing within the joints' limits, for a controller to follow.
 
 Pure (numpy, scipy's piecewise polynomials, toppra; no ROS), like
-``planning``.  A path (its poses' joint angles, continuous, from
-``motion.plan_path``) becomes a *piecewise polynomial in time* through its
-poses, at rest at both ends:
+``planning``.  Each part of a path (its poses' joint angles, continuous
+within the limits, from ``motion.plan_path``; most paths are one part)
+becomes a *piecewise polynomial in time* through its poses, at rest at both
+ends (``time_poses``):
 
 - without usable stamps, the times come from toppra, the time-optimal
   parameterisation of the path's geometry (a spline through the poses over
@@ -43,11 +44,16 @@ one is stretched uniformly by the smallest factor that keeps all three
 (velocity scales by 1/k, acceleration 1/k^2, jerk 1/k^3).  For stamps, that
 stretch is ``retimed``, which the node counts and warns about.
 
-When the arm is not at rest on the first pose, a ``planning`` move takes it
-there first, arriving with the acceleration the path starts with.  One
-exception to the limits: the timing starts and ends at rest but not at zero
-acceleration, so with a jerk limit the acceleration steps at its end, and at
-its start when there was no move to it (inside, the jerk limit holds).
+``start_path`` runs the parts from the arm's state: a ``planning`` move
+takes the arm to the first pose unless it is there at rest, arriving with the
+acceleration the part starts with, and another from each part's end to the
+next part's start.  One exception to the limits: a part starts and ends at
+rest but not at zero acceleration, so with a jerk limit the acceleration
+steps at its end, and at its start when there was no move to it (inside, the
+jerk limit holds).  ``run_path`` checks the result against the joint limits
+(``limit_check``: a spline through poses that turn at a limit overshoots it)
+and falls back to ``start_monotone_path``: the same samples clipped to the
+limits and joined by monotone cubics, which stay between their points.
 
 toppra is imported by ``load_path_timing``, which the node calls when it
 drives a controller (it loads scipy and matplotlib: over a second on a cold

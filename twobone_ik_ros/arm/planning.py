@@ -18,8 +18,8 @@ One move of the arm within velocity, acceleration and jerk limits, by ruckig.
 Pure (numpy and ruckig, no ROS), like ``motion``.  Ruckig plans, from any
 state (position, velocity, acceleration), the time-optimal motion to a
 state at rest within per-joint limits, and stretches the faster joint so
-both arrive together; MoveIt uses it for the same job (README "Smooth
-motion" has the measurement behind the choice).  Without a jerk limit
+both arrive together; MoveIt uses it for the same job (doc/design.md has
+the choice, doc/performance.md its cost).  Without a jerk limit
 (``max_joint_jerk`` 0) the profiles are acceleration-limited.
 
 Every joint's motion is a polynomial of degree 3 at most between the

@@ -16,8 +16,8 @@
 JointTrajectory messages written as bytes from arrays, without message objects.
 
 rclpy turns every point of a JointTrajectory into three Python objects: for
-a 10 000-point trajectory about 0.17 s of building and converting, against
-about 15 ms for solving and timing the path (README "Performance").  After
+a long trajectory that costs far more than solving and timing the path
+(``benchmarks/bench_path.py``, doc/performance.md).  After
 the first point (whose start depends on the joint names) every point starts
 at one alignment, so the points are numpy records of one stride.
 

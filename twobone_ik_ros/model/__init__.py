@@ -15,8 +15,9 @@
 """
 The arm as configured: the parameter table and its validation, and the URDF it implies.
 
-Also ``tally``, the counts by reason that the node and the arm side both
-report on ``/diagnostics``.
+Also ``dependencies``, the controller outputs' libraries and how a user
+gets them, and ``tally``, the counts by reason that the node and the arm
+side both report on ``/diagnostics``.
 
 Pure Python (the solver below it, no ROS import), so the node, the launch
 files, the tools and the tests all derive from one table.

@@ -15,7 +15,8 @@
 """
 rclpy plumbing shared by every process of the package and by the node's parts.
 
-How a process runs its node and stops it (``process``), the QoS event
-settings (``qos_events``), and targets, joint states and paths read and
-written as bytes (``wire``, ``wire_path``).  Nothing of the arm or the node.
+How a process runs its node and stops it (``process``), the lean executor
+that spins the IK node (``executor``), the QoS event settings
+(``qos_events``), and targets, joint states and paths read and written as
+bytes (``wire``, ``wire_path``).  Nothing of the arm or the node.
 """

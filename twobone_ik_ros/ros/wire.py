@@ -21,7 +21,7 @@ objects and turning the JointState back into C costs more, and far more on a
 busy machine where every wake-up starts with cold caches: a relay that read
 and wrote the serialised form used 11 % less CPU per target than the same
 relay with message objects, and lost fewer targets beside two CPU-bound
-processes (benchmarks/bench_node.py, README "Performance").
+processes (benchmarks/bench_node.py, doc/performance.md).
 
 rclpy supports both ends (every distribution since Eloquent): a subscription
 with ``raw=True`` hands over the serialised bytes, and ``Publisher.publish``

@@ -21,7 +21,7 @@ is about 0.5 s of deserialising and 0.17 s of building and converting the
 answer (the other half: ``arm.trajectory_wire``), against about 15 ms for
 solving and timing all of it; a 200 000-pose path held every target behind
 it for about 10 s.  Poses are records of one shape, so numpy reads them all
-at once (``benchmarks/bench_path.py``, README "Performance").
+at once (``benchmarks/bench_path.py``, doc/performance.md).
 
 The same rules as ``wire`` (classic little-endian CDR, alignment counted
 from the end of the 4-byte encapsulation header), the same self-check on

@@ -26,7 +26,8 @@ rclpy node in a context of its own that the caller spins explicitly.
 from __future__ import annotations
 
 import argparse
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
+import io
 import os
 import signal
 import subprocess
@@ -145,6 +146,7 @@ def benchmark_options(parser: argparse.ArgumentParser,
     (the servers inherit both).
     """
     parser.add_argument('--serve', action='store_true', help=argparse.SUPPRESS)
+    result_options(parser)
     options, _ = parser.parse_known_args()  # a server also gets --ros-args
     if options.serve:
         serve_instead(options)
@@ -197,6 +199,67 @@ def wait_for(condition: Callable[[], Any], timeout: float, failure: str) -> None
         if time.monotonic() > deadline:
             raise SystemExit(failure)
         time.sleep(0.1)
+
+
+#: Where the benchmarks write their tables (``results``), each in a block of its own.
+PERFORMANCE_PAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), 'doc', 'performance.md')
+
+
+def result_options(parser: argparse.ArgumentParser) -> None:
+    """Add the options of a benchmark's results: ``--write`` and ``--note``."""
+    parser.add_argument('--write', action='store_true',
+                        help='also write the table into doc/performance.md (its own block)')
+    parser.add_argument('--note', default='',
+                        help='said with the table, such as what else the machine was doing')
+
+
+class _Tee(io.TextIOBase):
+    """Write to the terminal and keep a copy."""
+
+    def __init__(self, terminal: IO[str]) -> None:
+        self.terminal = terminal
+        self.copy = io.StringIO()
+
+    def write(self, text: str) -> int:
+        self.copy.write(text)
+        return self.terminal.write(text)
+
+    def flush(self) -> None:
+        self.terminal.flush()
+
+
+@contextmanager
+def results(name: str, options: argparse.Namespace) -> Iterator[None]:
+    """
+    Print a benchmark's table; with ``--write``, put it in its block of doc/performance.md.
+
+    The block (between ``<!-- name -->`` and ``<!-- /name -->``) gets the
+    table with the date, the ROS distribution, the CPU, the load and the
+    command that reproduces it: each figure in one place, written by what
+    measured it.
+    """
+    tee = _Tee(sys.stdout)
+    with redirect_stdout(tee):
+        yield
+    if not options.write:
+        return
+    arguments = [a for a in sys.argv[1:] if a != '--write']
+    with open('/proc/loadavg') as load:
+        load_average = load.read().split()[0]
+    with open('/proc/cpuinfo') as info:
+        cpu = next((line.split(':', 1)[1].strip() for line in info
+                    if line.startswith('model name')), 'an unknown CPU')
+    block = (f'<!-- {name} -->\n`scripts/bench {" ".join([name] + arguments)}` on '
+             f'{time.strftime("%Y-%m-%d")}, ROS 2 {os.environ.get("ROS_DISTRO", "(none)")}, '
+             f'{cpu} ({os.cpu_count()} cores), load {load_average} at the end'
+             + (f'; {options.note}' if options.note else '') + ':\n\n```text\n'
+             + tee.copy.getvalue() + f'```\n<!-- /{name} -->')
+    with open(PERFORMANCE_PAGE, encoding='utf-8') as page:
+        text = page.read()
+    begin, end = text.index(f'<!-- {name} -->'), text.index(f'<!-- /{name} -->')
+    with open(PERFORMANCE_PAGE, 'w', encoding='utf-8') as page:
+        page.write(text[:begin] + block + text[end + len(f'<!-- /{name} -->'):])
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
