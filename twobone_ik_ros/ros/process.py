@@ -29,7 +29,8 @@ only asks it to stop.  Then, one after the other in the main thread: the
 spinner finishes its callback and leaves the executor, the executor shuts down,
 the node is destroyed and the context shut down.  Nothing runs on a context
 that is going away.  After the first signal the previous handlers are back, so
-a second Ctrl-C interrupts and a second SIGTERM terminates as usual.
+a second Ctrl-C interrupts and a second SIGTERM terminates as usual.  The
+handler itself takes no lock (``StopRequest``).
 
 Stopping is also bounded: a process still stopping ``STOP_TIMEOUT`` after it
 was asked writes an error and where each of its threads is to stderr, and
@@ -82,6 +83,36 @@ def bound_stop(name: str) -> None:
     watchdog.start()
     # the same from a thread of C, for a process whose GIL is held (exit code 1)
     faulthandler.dump_traceback_later(STOP_TIMEOUT + 1.0, exit=True)
+
+
+class StopRequest:
+    """
+    What the main thread of ``run_node`` waits for: a stop signal, or the spinner's end.
+
+    A Python signal handler runs in the main thread between two bytecodes,
+    which may be inside ``threading.Event.wait`` while it holds the event's
+    lock: a handler that sets that event then waits for the lock for ever.
+    That hung a node after a SIGTERM during a target stream (CI, 1 of 10
+    stops on a busy machine).  So ``on_signal`` only sets an attribute, which
+    takes no lock, and ``wait`` looks at it every ``period`` seconds.
+    """
+
+    def __init__(self, period: float = 0.25) -> None:
+        """Wait in steps of ``period`` seconds (how late a signal may be seen)."""
+        self.period = period
+        #: the stop signal received, if any (set by ``on_signal`` alone)
+        self.signal: Optional[int] = None
+        #: set by the spinner's thread when it leaves
+        self.spinner_left = threading.Event()
+
+    def on_signal(self, number: int, frame: Optional[FrameType]) -> None:
+        """Note the signal: safe in a handler (no lock is taken)."""
+        self.signal = number
+
+    def wait(self) -> None:
+        """Return once a stop signal came or the spinner left."""
+        while self.signal is None and not self.spinner_left.wait(self.period):
+            pass
 
 
 class Spinner:
@@ -147,7 +178,7 @@ def run_node(make_node: Callable[[], Any], *, args: Optional[List[str]] = None,
     from rclpy.executors import ExternalShutdownException
     from rclpy.signals import SignalHandlerOptions
 
-    stopped = threading.Event()
+    stop = StopRequest()
     previous = {number: signal.getsignal(number) for number in STOP_SIGNALS}
 
     def restore() -> None:
@@ -156,7 +187,7 @@ def run_node(make_node: Callable[[], Any], *, args: Optional[List[str]] = None,
 
     def on_signal(number: int, frame: Optional[FrameType]) -> None:
         restore()
-        stopped.set()
+        stop.on_signal(number, frame)
 
     for number in STOP_SIGNALS:
         signal.signal(number, on_signal)
@@ -171,11 +202,9 @@ def run_node(make_node: Callable[[], Any], *, args: Optional[List[str]] = None,
                 f'invalid parameters: {error}'
             rclpy.logging.get_logger(name).fatal(text)
             return 2
-        spinner = Spinner(node, until=lambda: until(node), on_exit=stopped.set,
+        spinner = Spinner(node, until=lambda: until(node), on_exit=stop.spinner_left.set,
                           lean=lean).start()
-        # a signal lands in this thread's handler within the wait's period at most
-        while not stopped.wait(0.25):
-            pass
+        stop.wait()
         bound_stop(name)
         spinner.stop()
         if spinner.error is not None and not isinstance(spinner.error,
