@@ -92,9 +92,9 @@ class StopRequest:
     A Python signal handler runs in the main thread between two bytecodes,
     which may be inside ``threading.Event.wait`` while it holds the event's
     lock: a handler that sets that event then waits for the lock for ever.
-    That hung a node after a SIGTERM during a target stream (CI, 1 of 10
-    stops on a busy machine).  So ``on_signal`` only sets an attribute, which
-    takes no lock, and ``wait`` looks at it every ``period`` seconds.
+    That hung a node after a SIGTERM during a target stream (once, in CI on
+    a busy machine).  So ``on_signal`` only sets an attribute, which takes
+    no lock, and ``wait`` looks at it every ``period`` seconds.
     """
 
     def __init__(self, period: float = 0.25) -> None:
