@@ -18,7 +18,7 @@ import random
 
 import pytest
 from twobone_ik_ros.arm.cycles import (
-    ControllerCycles, LATEST, next_on, PUBLISH_AFTER, WINDOW)
+    ControllerCycles, EDGE, LATEST, next_on, PUBLISH_AFTER, WINDOW)
 
 PERIOD = 10_000_000
 
@@ -38,14 +38,40 @@ def test_next_on_is_the_first_point_of_the_grid_at_or_after():
 
 
 @pytest.mark.parametrize('phase', [0, 4_777_000, PERIOD - 30_000])
-def test_the_grid_is_the_earliest_stamp_and_the_lateness_their_spread(phase):
+def test_the_grid_is_the_early_edge_of_the_stamps_and_the_lateness_their_spread(phase):
     rng = random.Random(phase)
     lateness = [rng.randrange(20_000, 100_000) for _ in range(WINDOW)]
     lateness[7] = 1_900_000  # a cycle that woke up late
     cycles = heard(phase, iter(lateness).__next__)
     found, late = cycles.grid(PERIOD)
-    assert found == (phase + min(lateness)) % PERIOD  # across the wrap too
-    assert late == max(lateness) - min(lateness)
+    edge = sorted(lateness)[int(EDGE * WINDOW)]
+    assert found == (phase + edge) % PERIOD  # across the wrap too
+    assert late == max(lateness) - edge
+
+
+@pytest.mark.parametrize('phase', [0, 4_777_000, PERIOD - 30_000])
+@pytest.mark.parametrize('late', [0.45, 0.6, 0.74, 0.9, 0.99])
+@pytest.mark.parametrize('where', [0, 13, WINDOW - 1])
+def test_cycles_that_woke_up_most_of_a_period_late_do_not_move_the_grid(phase, late, where):
+    """
+    A cycle late by more than half a period, wrapped, looks early: it must not be the grid.
+
+    Issue 45: one such cycle moved the grid by up to half a period for the
+    next WINDOW cycles, and with it the time each streamed position is for
+    (a jump where it came and where it went).  Up to a tenth of the window,
+    even the last stamp heard, may be that late, by up to 0.99 of a period.
+    """
+    rng = random.Random(where)
+    lateness = [rng.randrange(20_000, 100_000) for _ in range(WINDOW)]
+    outliers = [where, (where + 11) % WINDOW, (where + 23) % WINDOW]
+    for index in outliers:
+        lateness[index] = round(late * PERIOD)
+    cycles = heard(phase, iter(lateness).__next__)
+    found, _ = cycles.grid(PERIOD)
+    assert 20_000 <= (found - phase) % PERIOD < 100_000  # among the cycles on time
+    # so a stream's positions are for the controller's real cycles
+    publish = cycles.publish_time(1_796_000_000 * 10**9, PERIOD)
+    assert 20_000 <= (cycles.content_time(publish, PERIOD) - phase) % PERIOD < 100_000
 
 
 def test_only_recent_stamps_count_and_none_means_phase_zero():

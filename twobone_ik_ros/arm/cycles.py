@@ -30,7 +30,15 @@ it is for takes it, whichever moment in between it arrives.  The cycles are
 read off joint_state_broadcaster's stamps, which ros2_control_node takes at
 each cycle, on a fixed grid (``period`` after the last, in the ROS clock),
 late by the loop's wake-up only; the earliest stamps of a recent window name
-the grid.  Pure (no ROS): times are nanoseconds of the ROS clock.
+the grid.  Not the earliest of all: on a busy machine a cycle can wake up
+more than half a period late, and wrapped to a period it looks early; taken
+for the grid it shifted every position of the next ``WINDOW`` cycles by up
+to half a period, with a jump where it came and where it went (issue 45: 6
+times the acceleration limit on cycles that took their command in time).
+So the offsets are wrapped around the stamps' median, where a cycle may be
+up to ``LATE_WRAP`` of a period late and is never early, and the grid is a
+low percentile (``EDGE``) of them, which a few cycles later still do not
+move.  Pure (no ROS): times are nanoseconds of the ROS clock.
 """
 
 from __future__ import annotations
@@ -50,6 +58,12 @@ LATEST = 0.5
 #: A message published less than this fraction of a period before a cycle is
 #: taken to miss it: it carries the motion at the cycle after.
 MARGIN = 0.2
+#: How late (a fraction of a period after the stamps' median) a cycle is
+#: still taken to be late, not early: the rest of the period counts as early.
+LATE_WRAP = 0.75
+#: Which of the recent offsets, from the earliest, is the grid: a tenth of
+#: the window, so that that many cycles later than ``LATE_WRAP`` do not count.
+EDGE = 0.1
 
 
 def next_on(phase_ns: int, period_ns: int, after_ns: int) -> int:
@@ -76,17 +90,23 @@ class ControllerCycles:
         """
         Return the grid's phase in ``[0, period_ns)`` and the cycles' latest wake-up after it.
 
-        Each stamp's offset from the last, wrapped to half a period either
-        side: the earliest is the grid (a cycle is never early, often late),
-        the latest the lateness to allow for.  (0, 0) before any stamp.
+        Each stamp's offset from the stamps' median wake-up (found around the
+        last stamp, half a period either side), wrapped to ``LATE_WRAP`` of a
+        period after it and the rest before: the ``EDGE`` percentile is the
+        grid (a cycle is never early, often late), the latest the lateness
+        to allow for.  (0, 0) before any stamp.
         """
-        if not self._stamps:
+        stamps = self._stamps
+        if not stamps:
             return 0, 0
-        last = self._stamps[-1]
+        last = stamps[-1]
         half = period_ns // 2
-        offsets = [(stamp - last + half) % period_ns for stamp in self._stamps]
-        earliest = min(offsets)
-        return (last + earliest - half) % period_ns, max(offsets) - earliest
+        around_last = sorted((stamp - last + half) % period_ns for stamp in stamps)
+        median = last + around_last[len(around_last) // 2] - half
+        early = period_ns - round(LATE_WRAP * period_ns)
+        offsets = sorted((stamp - median + early) % period_ns - early for stamp in stamps)
+        earliest = offsets[int(EDGE * len(offsets))]
+        return (median + earliest) % period_ns, offsets[-1] - earliest
 
     def content_time(self, publish_ns: int, period_ns: int) -> int:
         """Return the cycle a command published at ``publish_ns`` is for (see ``MARGIN``)."""
