@@ -100,6 +100,11 @@ class ControlledArm:
                 and self.path_pub.get_subscription_count() >= 1
                 and (node.count_subscribers(status) >= 1 if self.action
                      else node.count_publishers(self.topic) >= 2), 30.0), 'topics not matched'
+            # the node has read the arm's state: its joint_states reader can match
+            # joint_state_broadcaster after the arm first moves (the probe heard it), and
+            # until then a move is one point, stamped zero (issue 45)
+            self.probe.diagnostics_when(lambda values: values.get('arm_state') not in
+                                        (None, 'none yet'), 30.0)
         except AssertionError as error:
             output = self.launch.output()
             self.close()

@@ -96,7 +96,7 @@ def test_controller_commands_reach_200_random_targets_and_no_joint_states_are_pu
     # command writer has matched the controller's reader (a volatile command sent earlier
     # reaches nobody, and the node cannot tell)
     arm.reach(*targets[0])
-    known = len(arm.commands)  # the node has read the arm's state by now (it moved)
+    known = len(arm.commands)  # the node has read the arm's state (ControlledArm waits)
     for x, y in targets:
         theta1, theta2 = arm.command(x, y)
         tx, ty = tip(theta1, theta2)
@@ -106,7 +106,6 @@ def test_controller_commands_reach_200_random_targets_and_no_joint_states_are_pu
     # only joint_state_broadcaster publishes the arm's joint_states
     assert arm.probe.node.count_publishers(f'{arm.namespace}/joint_states') == 1
     if output == 'joint_trajectory':
-        # (a target that comes before the node has heard the arm is one point, stamped zero)
         for msg in arm.commands[known:]:
             assert msg.header.stamp.sec > 0  # the move's start (doc/motion.md)
             assert list(msg.joint_names) == ['shoulder_joint', 'elbow_joint']

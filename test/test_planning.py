@@ -165,3 +165,26 @@ def test_a_move_planned_again_from_a_later_start_continues_the_one_sent():
     tracker.undo()  # not sent: the first move is still what the arm does
     again = tracker.move((-1.0, 0.5), now_ns=310_000_000)
     assert again.start == sent.at(0.31) and again.start != late.at(0.01)
+
+
+def test_a_stale_state_with_no_move_planned_yet_is_still_a_start():
+    """
+    Once the arm was heard, a move is planned (and stamped), even when its state went stale.
+
+    The first move can be one point sent before the arm's state was known (no
+    move recorded); a stale measurement then must not make the next move a
+    point again (issue 45: a zero-stamped trajectory after the arm was heard).
+    """
+    tracker = ArmTracker(Planner(LIMITS))
+    assert not tracker.known and tracker.move((1.0, 0.0), now_ns=0) is None
+    tracker.measure((0.5, -0.5), (0.1, 0.0))
+    tracker.forget_measurement()
+    assert tracker.known and tracker.measured is None
+    assert tracker.state(0) == ArmState((0.5, -0.5))  # where it was last heard, at rest
+    move = tracker.move((1.0, 0.0), now_ns=0)
+    assert move is not None and move.start == ArmState((0.5, -0.5))
+    # with a move planned, a stale state plans from the move, as before
+    tracker.forget_measurement()
+    assert tracker.state(10**10) == ArmState((1.0, 0.0))
+    tracker.forget()
+    assert not tracker.known and tracker.state(0) is None

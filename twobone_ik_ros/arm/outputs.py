@@ -353,7 +353,7 @@ class ArmOutput:
         if not (trajectory or self._output is Output.FORWARD_COMMAND):
             return None
         tracker = self._tracker
-        if tracker.measured is None and tracker.motion is None:
+        if not tracker.known:
             return None
         parts = [time_poses(plan.positions[begin:end],
                             (plan.times_ns[begin:end] - plan.times_ns[begin]) / 1e9

@@ -25,7 +25,11 @@ limit), that move evaluated now: the measured sample is a DDS hop and up to
 a controller period older than the command, so planning from it would step
 the arm back by that much.  Otherwise the measurement: its position, its
 velocity when the joint states carry one (else the last move's, or rest),
-the last move's acceleration (joint states carry none).
+the last move's acceleration (joint states carry none).  A measurement
+gone stale (``forget_measurement``) gives way to the last move; with no move
+planned since the arm was heard (its first move was one point, sent before
+its state was known), it stays the start, at rest: once the node has heard
+the arm, every move is planned and stamped.
 
 ``JointReader`` takes the arm's two joints out of a joint state's arrays:
 by name, in any order, other joints ignored, a non-finite value refused.
@@ -55,6 +59,7 @@ class ArmTracker:
         self._before: Tuple[Optional[Timed], int] = (None, 0)
         self.measured: Optional[Angles] = None
         self.measured_velocity: Optional[Angles] = None
+        self._last_heard: Optional[Angles] = None  # kept when the measurement goes stale
 
     def configure(self, planner: Planner) -> None:
         """Plan the next moves with ``planner``; the move under way stays."""
@@ -63,6 +68,7 @@ class ArmTracker:
     def forget(self) -> None:
         """Drop the measurement and the move (another arm, or another output)."""
         self.motion, self.measured, self.measured_velocity = None, None, None
+        self._last_heard = None
 
     def forget_measurement(self) -> None:
         """Drop the measurement (stale): moves start from the commands until the next one."""
@@ -83,8 +89,13 @@ class ArmTracker:
 
     def measure(self, position: Angles, velocity: Optional[Angles]) -> None:
         """Record a measured joint state (``velocity`` None when it carries none)."""
-        self.measured = position
+        self.measured = self._last_heard = position
         self.measured_velocity = velocity
+
+    @property
+    def known(self) -> bool:
+        """Tell whether moves can be planned: the arm was heard, or a move was planned."""
+        return self._last_heard is not None or self.motion is not None
 
     def commanded(self, now_ns: int) -> Optional[ArmState]:
         """Return the last move's state at ``now_ns`` (None without a move)."""
@@ -105,6 +116,8 @@ class ArmTracker:
                                             TRACKING_WINDOW_S * self.planner.limits.velocity)):
             return commanded
         if measured is None:
+            if commanded is None and self._last_heard is not None:
+                return ArmState(self._last_heard)
             return commanded
         velocity = self.measured_velocity or (commanded.velocity if commanded else (0.0, 0.0))
         acceleration = commanded.acceleration if commanded else (0.0, 0.0)
