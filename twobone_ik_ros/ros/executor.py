@@ -264,9 +264,9 @@ class LeanExecutor:
             return
         if taken is None:
             return
-        if getattr(subscription, '_callback_type', None) is _WITH_INFO:
+        if _WITH_INFO is not None and getattr(subscription, '_callback_type', None) is _WITH_INFO:
             subscription.callback(*taken)
-        else:  # Humble passes the message alone
+        else:  # the message alone (Humble: always; it has no CallbackType)
             subscription.callback(taken[0])
 
     def _run_guard_condition(self, guard: Any) -> None:
