@@ -26,7 +26,9 @@ move takes at most 1.05 times the time-optimal move (ruckig's, from the
 measured state).  A forward_command stream moves the arm on the cycles that
 take its commands in time; the others (controller_manager's executor, not
 real-time, was late) are counted, at most 5 % of the moving cycles, and
-left out of its bars (doc/motion.md).  The ratios over the raw
+left out of its bars (doc/motion.md).  They are told by the commands the
+arm stepped past (mock hardware mirrors each exactly): a stand-still at
+the start of a move, where the arm was at rest anyway, is one too.  The ratios over the raw
 stamps are printed beside.
 """
 
@@ -145,18 +147,55 @@ def worst_ratios(times, positions, limits, stride=2):
             float(np.nanmax(np.abs(acceleration))) / limits['max_joint_acceleration'])
 
 
-def took_in_time(times, positions):
+def command_indices(positions, commands, rest):
     """
-    Leave out (NaN) the cycles of each stand-still and of the double step after it.
+    Return the index in ``commands`` of the command each position is (-1: none found).
+
+    Matched in order (mock hardware mirrors a command exactly), from the
+    command ``rest`` the arm stands on: a position is the command it held or
+    one of the next few; of equal commands in a row (a motion at rest), the
+    last, so that the next command is always another position.
+    """
+    data = [tuple(command.data) for command in commands]
+    indices = np.full(len(positions), -1)
+    following = rest + 1
+    for index, position in enumerate(map(tuple, positions)):
+        for command in range(max(following - 1, 0), min(following + 8, len(data))):
+            if data[command] == position:
+                while command + 1 < len(data) and data[command + 1] == position:
+                    command += 1
+                indices[index], following = command, command + 1
+                break
+    return indices
+
+
+def skipped_commands(positions, indices):
+    """
+    Tell for each step whether the arm moved to another command than the next one.
+
+    It stood still on a command and then stepped past the next one (a
+    command handed to the controller after its cycle: mid-move, or the first
+    of a move, which a stand-still at rest hides), or a late cycle took the
+    next command early; or the position is none of the node's commands.
+    """
+    moved = moving_steps(positions)
+    return moved & ((indices[1:] != indices[:-1] + 1) | (indices[:-1] < 0))
+
+
+def took_in_time(times, positions, indices):
+    """
+    Leave out (NaN) the cycles around each command the arm skipped.
 
     The stream published the position for each cycle several milliseconds
     before it, and controller_manager's executor, which is not real-time,
     handed it to forward_command_controller after the cycle: the arm holds,
-    then makes a double step (``held_steps``).
+    then makes a double step.  The hold is found by the double step, which
+    steps past a command, so a hold at the start of a move, where the arm
+    was at rest anyway, counts too (``skipped_commands``).
     """
     times = times.copy()
-    for step in np.flatnonzero(held_steps(positions)):
-        times[step:step + 3] = np.nan
+    for step in np.flatnonzero(skipped_commands(positions, indices)):
+        times[max(step - 1, 0):step + 2] = np.nan
     return times
 
 
@@ -262,8 +301,14 @@ def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jer
     # CPU-bound processes; now 0 idle, 0.7-3.3 % busy, where controller_manager's executor, not
     # real-time, hands forward_command_controller some commands after their cycle although
     # the node published them 5 to 8 ms before it)
-    held, moved = np.sum([stand_stills(motion[1]) for motion in motions.values()], axis=0)
-    print(f'{output}: the arm stood still mid-move on {held} of {moved} cycles')
+    # (forward_command: found by the commands the arm skipped, the first of a move's too)
+    indices = {name: command_indices(positions, arm.commands, sent[name] - 1)
+               for name, (_, positions) in motions.items()}
+    held, moved = np.sum([
+        (int(np.sum(skipped_commands(positions, indices[name]))), int(np.sum(
+            moving_steps(positions)))) if output == 'forward_command' else stand_stills(positions)
+        for name, (_, positions) in motions.items()], axis=0)
+    print(f'{output}: the arm stood still (a command late) on {held} of {moved} moving cycles')
     assert held <= 0.05 * moved
     ends = dict(zip(sent, list(sent.values())[1:] + [len(arm.commands)]))
     checked = {}
@@ -275,7 +320,7 @@ def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jer
         assert np.mean(np.isfinite(times)) >= 0.9, f'{name}: too few samples with known times'
         checked[name] = velocity, acceleration
         if output == 'forward_command':
-            times = took_in_time(times, positions)
+            times = took_in_time(times, positions, indices[name])
             checked[name] = worst_ratios(times, positions, limits)
         late = arm.lateness(sent[name], ends[name])
         print(f'{output} max_joint_jerk={jerk} {name}: worst |velocity| {velocity:.4f}, '
