@@ -242,11 +242,6 @@ def held_steps(positions):
     return held
 
 
-def stand_stills(positions):
-    """Return (cycles the arm stood still between two steps, cycles it moved)."""
-    return int(np.sum(held_steps(positions))), int(np.sum(moving_steps(positions)))
-
-
 @pytest.mark.parametrize('output,jerk', [('joint_trajectory', 0.0),
                                          ('joint_trajectory', 40.0),
                                          ('forward_command', 0.0)])
@@ -301,13 +296,15 @@ def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jer
     # CPU-bound processes; now 0 idle, 0.7-3.3 % busy, where controller_manager's executor, not
     # real-time, hands forward_command_controller some commands after their cycle although
     # the node published them 5 to 8 ms before it)
-    # (forward_command: found by the commands the arm skipped, the first of a move's too)
-    indices = {name: command_indices(positions, arm.commands, sent[name] - 1)
-               for name, (_, positions) in motions.items()}
-    held, moved = np.sum([
-        (int(np.sum(skipped_commands(positions, indices[name]))), int(np.sum(
-            moving_steps(positions)))) if output == 'forward_command' else stand_stills(positions)
-        for name, (_, positions) in motions.items()], axis=0)
+    if output == 'forward_command':  # told by the commands the arm stepped past
+        indices = {name: command_indices(positions, arm.commands, sent[name] - 1)
+                   for name, (_, positions) in motions.items()}
+        lost = [skipped_commands(positions, indices[name])
+                for name, (_, positions) in motions.items()]
+    else:
+        lost = [held_steps(positions) for _, positions in motions.values()]
+    held = sum(int(np.sum(steps)) for steps in lost)
+    moved = sum(int(np.sum(moving_steps(positions))) for _, positions in motions.values())
     print(f'{output}: the arm stood still (a command late) on {held} of {moved} moving cycles')
     assert held <= 0.05 * moved
     ends = dict(zip(sent, list(sent.values())[1:] + [len(arm.commands)]))
