@@ -126,3 +126,20 @@ def test_a_sample_and_hold_controller_takes_every_command_on_its_own_cycle():
         written.append(held)
     grid = cycles.grid(PERIOD)[0]
     assert written[1:] == [next_on(grid, PERIOD, wake) for wake in wakes[1:]]
+
+
+@pytest.mark.parametrize('before', [0.9, 0.5, 0.15, 0.01])
+def test_a_command_is_for_the_next_cycle_even_when_its_timer_fired_late(before):
+    """
+    Published just before a cycle, a command is for that cycle, not the one after.
+
+    Issue 45: a late tick that carried the cycle after, and still came in
+    time, stepped the arm twice; carrying its own cycle it moves the arm as
+    planned when it comes in time, and stands it still a cycle when it does
+    not, as any late command does.
+    """
+    cycles = heard(3_000_000, lambda: 0)
+    cycle = 1_796_000_000 * 10**9 + 3_000_000
+    assert cycles.content_time(cycle - round(before * PERIOD), PERIOD) == cycle
+    assert cycles.content_time(cycle, PERIOD) == cycle
+    assert cycles.content_time(cycle + 1, PERIOD) == cycle + PERIOD

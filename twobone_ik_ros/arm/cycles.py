@@ -55,9 +55,6 @@ WINDOW = 32
 #: node's own timer, the DDS hop and the controller's executor.
 PUBLISH_AFTER = 0.1
 LATEST = 0.5
-#: A message published less than this fraction of a period before a cycle is
-#: taken to miss it: it carries the motion at the cycle after.
-MARGIN = 0.2
 #: How late (a fraction of a period after the stamps' median) a cycle is
 #: still taken to be late, not early: the rest of the period counts as early.
 LATE_WRAP = 0.75
@@ -109,9 +106,16 @@ class ControllerCycles:
         return (median + earliest) % period_ns, offsets[-1] - earliest
 
     def content_time(self, publish_ns: int, period_ns: int) -> int:
-        """Return the cycle a command published at ``publish_ns`` is for (see ``MARGIN``)."""
-        return next_on(self.grid(period_ns)[0], period_ns,
-                       publish_ns + round(MARGIN * period_ns))
+        """
+        Return the cycle a command published at ``publish_ns`` is for: the next one.
+
+        Also for a timer that fired late, just before that cycle: the
+        message may still make it, and then the arm moves as planned; one
+        for the cycle after would step the arm twice if it came in time
+        (issue 45, beside two CPU-bound processes), and if it comes late the
+        arm stands still a cycle either way.
+        """
+        return next_on(self.grid(period_ns)[0], period_ns, publish_ns)
 
     def publish_time(self, after_ns: int, period_ns: int) -> int:
         """Return the first moment at or after ``after_ns`` to publish a command at."""
