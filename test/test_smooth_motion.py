@@ -182,20 +182,29 @@ def skipped_commands(positions, indices):
     return moved & ((indices[1:] != indices[:-1] + 1) | (indices[:-1] < 0))
 
 
-def took_in_time(times, positions, indices):
+def late_steps(positions, indices):
     """
-    Leave out (NaN) the cycles around each command the arm skipped.
+    Tell for each step whether a command came late there (one step per late command).
 
     The stream published the position for each cycle several milliseconds
     before it, and controller_manager's executor, which is not real-time,
-    handed it to forward_command_controller after the cycle: the arm holds,
-    then makes a double step.  The hold is found by the double step, which
-    steps past a command, so a hold at the start of a move, where the arm
-    was at rest anyway, counts too (``skipped_commands``).
+    handed it to forward_command_controller after the cycle; or the node's
+    own timer fired after the cycle (a busy machine).  Either way the arm
+    holds, then makes a double step: a stand-still between two moving steps
+    (``held_steps``), or, where the arm was at rest anyway (the start of a
+    move), a step past one of the node's commands (``skipped_commands``).
     """
+    held = held_steps(positions)
+    after_hold = np.zeros_like(held)
+    after_hold[1:] = held[:-1]
+    return held | (skipped_commands(positions, indices) & ~after_hold)
+
+
+def took_in_time(times, positions, indices):
+    """Leave out (NaN) the cycles around each late command (``late_steps``)."""
     times = times.copy()
-    for step in np.flatnonzero(skipped_commands(positions, indices)):
-        times[max(step - 1, 0):step + 2] = np.nan
+    for step in np.flatnonzero(late_steps(positions, indices)):
+        times[max(step - 1, 0):step + 3] = np.nan
     return times
 
 
@@ -299,8 +308,7 @@ def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jer
     if output == 'forward_command':  # told by the commands the arm stepped past
         indices = {name: command_indices(positions, arm.commands, sent[name] - 1)
                    for name, (_, positions) in motions.items()}
-        lost = [skipped_commands(positions, indices[name])
-                for name, (_, positions) in motions.items()]
+        lost = [late_steps(positions, indices[name]) for name, (_, positions) in motions.items()]
     else:
         lost = [held_steps(positions) for _, positions in motions.values()]
     held = sum(int(np.sum(steps)) for steps in lost)
