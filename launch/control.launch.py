@@ -60,11 +60,13 @@ def _launch_setup(context):
             control.plan.robot_description, value_type=str)})
     actions = [Node(
         package='controller_manager', executable='ros2_control_node',
-        namespace=control.plan.namespace, output='screen', parameters=parameters,
+        namespace=control.plan.namespace, output='screen',
+        parameters=control.plan.with_clock(parameters),
     )]
     actions += [Node(
         package='controller_manager', executable='spawner', namespace=control.plan.namespace,
         output='screen', arguments=[controller, '--controller-manager', manager],
+        parameters=control.plan.with_clock([]),
     ) for controller in control.spawn]
     actions.append(IncludeLaunchDescription(
         PythonLaunchDescriptionSource(os.path.join(share, 'launch', 'twobone_ik.launch.py')),

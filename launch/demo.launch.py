@@ -45,13 +45,13 @@ def _source(context):
     return [Node(
         package=PACKAGE, executable='target_publisher', name='target_publisher',
         namespace=the.namespace, output='screen',
-        parameters=[{
+        parameters=the.with_clock([{
             'pattern': LaunchConfiguration('pattern').perform(context),
             'rate': float(LaunchConfiguration('rate').perform(context)),
             'r1': the.config.r1,
             'r2': the.config.r2,
             'frame_id': the.config.frame,
-        }],
+        }]),
         remappings=[('target', the.target_topic)])]
 
 

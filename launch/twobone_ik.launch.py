@@ -60,23 +60,24 @@ def _launch_setup(context):
     config, namespace = the.config, the.namespace
     actions = [Node(
         package=PACKAGE, executable='twobone_ik_node', name='twobone_ik',
-        namespace=namespace, output='screen', parameters=the.node_parameters,
+        namespace=namespace, output='screen', parameters=the.with_clock(the.node_parameters),
         remappings=list(the.remappings), on_exit=_shut_down_with_the_node,
     )]
     if any(package == 'robot_state_publisher' for package, _ in the.packages):
         actions.append(Node(
             package='robot_state_publisher', executable='robot_state_publisher',
             name='robot_state_publisher', namespace=namespace, output='screen',
-            parameters=[{
+            parameters=the.with_clock([{
                 'robot_description': ParameterValue(the.robot_description, value_type=str),
                 'frame_prefix': config.frame_prefix,
-            }],
+            }]),
         ))
     if the.base_pose is not None:
         parent, x, y, yaw = the.base_pose
         actions.append(Node(
             package='tf2_ros', executable='static_transform_publisher',
             name='base_placement', namespace=namespace, output='screen',
+            parameters=the.with_clock([]),
             arguments=['--x', repr(x), '--y', repr(y), '--yaw', repr(yaw),
                        '--frame-id', parent, '--child-frame-id', config.frame],
         ))
@@ -90,6 +91,7 @@ def _launch_setup(context):
         actions.append(Node(
             package='rviz2', executable='rviz2', name='rviz2', namespace=namespace,
             output='screen', arguments=['-d', rviz_config, '-f', config.frame],
+            parameters=the.with_clock([]),
             remappings=[(old, _namespaced(namespace, new)) for old, new in topics.items()
                         if _namespaced(namespace, new) != old],
         ))

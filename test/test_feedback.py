@@ -40,7 +40,7 @@ def test_reached_superseded_no_controller_timed_out():
     counters = ledger.counters
     assert (counters.sent, counters.reached, counters.superseded) == (4, 1, 1)
     assert counters.failed.counts == {'no_controller': 1, 'rejected': 0, 'aborted': 0,
-                                      'timed_out': 1, 'joint_limits': 0}
+                                      'timed_out': 1, 'joint_limits': 0, 'clock_jumped': 0}
 
 
 def test_the_controllers_word_ends_a_move_unless_it_has_ended():
@@ -56,7 +56,7 @@ def test_the_controllers_word_ends_a_move_unless_it_has_ended():
     counters = ledger.counters
     assert (counters.sent, counters.reached, counters.superseded) == (4, 1, 1)
     assert counters.failed.counts == {'no_controller': 1, 'rejected': 1, 'aborted': 0,
-                                      'timed_out': 0, 'joint_limits': 0}
+                                      'timed_out': 0, 'joint_limits': 0, 'clock_jumped': 0}
 
 
 def test_every_goal_answer_is_counted_and_ends_its_move_as_the_table_says():
@@ -69,7 +69,7 @@ def test_every_goal_answer_is_counted_and_ends_its_move_as_the_table_says():
     assert counters.goals == {'succeeded': 1 + 4, 'rejected': 1, 'aborted': 1, 'canceled': 1}
     assert counters.reached == 1
     assert counters.failed.counts == {'no_controller': 0, 'rejected': 1, 'aborted': 2,
-                                      'timed_out': 0, 'joint_limits': 0}
+                                      'timed_out': 0, 'joint_limits': 0, 'clock_jumped': 0}
 
 
 def test_a_move_refused_at_the_limits_fails_and_leaves_the_one_under_way():
@@ -102,3 +102,14 @@ def test_the_counters_add_up_whatever_happens():
         else:
             ledger.poll(step)
         assert ledger.counters.sent == ended(ledger) + (ledger.pending is not None)
+
+
+def test_a_move_abandoned_on_a_clock_jump_is_failed_once_and_nothing_else_is():
+    ledger = MoveLedger()
+    ledger.abandon('clock_jumped')  # nothing under way: nothing counted
+    move = ledger.sent(None, (0.0, 0.0), 10, 20, True)
+    ledger.abandon('clock_jumped')
+    assert ledger.pending is None and ledger.counters.failed.counts['clock_jumped'] == 1
+    assert not ledger.ended(move, None)  # the controller's word after it changes nothing
+    counters = ledger.counters
+    assert counters.sent == counters.reached + counters.superseded + counters.failed.total

@@ -51,7 +51,7 @@ def test_launch_arguments_are_the_ones_users_type():
     assert ARGUMENT_NAMES == (
         'r1', 'r2', 'elbow', 'unreachable', 'base_frame', 'frame_prefix', 'output',
         'namespace', 'target_topic', 'params_file', 'controller', 'robot_state_publisher',
-        'rviz', 'ros2_control', 'parent_frame', 'base_x', 'base_y', 'base_yaw')
+        'rviz', 'use_sim_time', 'ros2_control', 'parent_frame', 'base_x', 'base_y', 'base_yaw')
     for name in NODE_ARGUMENTS:  # derived from the parameter table
         arg = LAUNCH_ARGUMENTS[ARGUMENT_NAMES.index(name)]
         assert arg.default == '' and arg.description.startswith(SPECS[name].description)
@@ -157,6 +157,18 @@ def test_a_bad_params_file_is_refused_naming_the_path(tmp_path, content, message
         params.write_text(content)
     with pytest.raises(LaunchError, match=f"params_file '{params}' {message}"):
         plan(values(params_file=str(params)))
+
+
+@pytest.mark.parametrize('given,expected', [('false', False), ('true', True)])
+def test_every_node_gets_the_launchs_use_sim_time_over_the_params_file(
+        tmp_path, given, expected):
+    params = tmp_path / 'p.yaml'
+    params.write_text(yaml.safe_dump({'/**': {'ros__parameters': {'use_sim_time': not expected}}}))
+    the = plan(values(use_sim_time=given, params_file=str(params)))
+    assert the.use_sim_time is expected
+    # last: a node takes the last value given, so the file's is overridden
+    assert the.with_clock(the.node_parameters)[-1] == {'use_sim_time': expected}
+    assert the.with_clock([{'a': 1}]) == [{'a': 1}, {'use_sim_time': expected}]
 
 
 def test_the_packages_to_start_come_with_the_argument_that_turns_them_off():

@@ -24,12 +24,14 @@ the moves (``feedback.MoveLedger``),
 and watches the age of the arm's state: joint states older than
 ``arm_state_timeout`` make it *stale* (warned, throttled; the tracker then
 plans from the node's own commands) until one comes again.  ``poll`` runs
-from the node's housekeeping timer.
+from the node's timer on its clock.  Every time here is the node's clock
+(ROS time: a simulator's with ``use_sim_time``), so a paused simulation
+times nothing out and ages nothing; ``clock_jumped`` ends the move under way
+(``failed.clock_jumped``) when that clock jumps back or changes.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any, Callable, Optional
 
 from geometry_msgs.msg import PointStamped
@@ -54,7 +56,7 @@ class Arrival:
         self._publisher: Any = None
         self._message = PointStamped()
         self.ledger = MoveLedger()
-        self.heard_ns: Optional[int] = None  # monotonic time of the last joint state
+        self.heard_ns: Optional[int] = None  # when the last joint state came (node's clock)
         self._position: Optional[Angles] = None  # the last measured angles
         self.stale = False
 
@@ -71,6 +73,14 @@ class Arrival:
             self.ledger.pending = None
             self.heard_ns, self._position, self.stale = None, None, False
 
+    def _now_ns(self) -> int:
+        return int(self._node.get_clock().now().nanoseconds)
+
+    def clock_jumped(self) -> None:
+        """End the move under way (``failed.clock_jumped``); the arm is not heard yet again."""
+        self.ledger.abandon('clock_jumped')
+        self.heard_ns, self._position, self.stale = None, None, False
+
     def sent(self, stamp: Any, goal: Angles, seconds: float, listened: bool) -> Optional[Move]:
         """
         Record a move sent now that should end ``seconds`` from now (its planned duration).
@@ -79,7 +89,7 @@ class Arrival:
         """
         config = self._config
         assert config is not None
-        end = time.monotonic_ns() + round(seconds * _NS)
+        end = self._now_ns() + round(seconds * _NS)
         move = self.ledger.sent(stamp, goal, end,
                                 end + round(config.goal_time_tolerance * _NS), listened)
         if not listened:
@@ -115,7 +125,7 @@ class Arrival:
 
     def heard(self, position: Angles) -> None:
         """Take a measured joint state: fresh again if stale; ``reached`` if a move ended."""
-        self.heard_ns = now = time.monotonic_ns()
+        self.heard_ns = now = self._now_ns()
         self._position = position
         if self.stale:
             self.stale = False
@@ -146,7 +156,7 @@ class Arrival:
         config = self._config
         if config is None or self._publisher is None:
             return False
-        now = time.monotonic_ns()
+        now = self._now_ns()
         late = self.ledger.poll(now)
         if late is not None:
             self._warn('timed_out', lambda: (
@@ -170,7 +180,7 @@ class Arrival:
         ``goals``: the output sends action goals (their counters are shown).
         """
         heard = self.heard_ns
-        age = 'none yet' if heard is None else f'{(time.monotonic_ns() - heard) / _NS:.3f}'
+        age = 'none yet' if heard is None else f'{(self._now_ns() - heard) / _NS:.3f}'
         counters = self.ledger.counters
         return ArmReport(position, age, self.stale, counters, counters.failed.take_recent(),
                          goals)

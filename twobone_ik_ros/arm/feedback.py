@@ -33,7 +33,10 @@ is under way, the last one sent).
 - failed.timed_out: not reached by the move's planned end plus
   ``goal_time_tolerance``;
 - failed.joint_limits: the move would have taken a joint past its limit
-  (``limit_check``), so it was not sent: the one under way goes on.
+  (``limit_check``), so it was not sent: the one under way goes on;
+- failed.clock_jumped: the node's clock jumped back (a simulation reset) or
+  changed (``use_sim_time`` switched) while it was under way: its times
+  mean nothing any more, so it is given up.
 
 With the action output the goals have counters of their own
 (``GOAL_RESULTS``): how each goal's server answered, whether or not the
@@ -51,7 +54,8 @@ from twobone_ik_ros.model.tally import Tally
 
 Angles = Tuple[float, float]
 
-FAILURES = ('no_controller', 'rejected', 'aborted', 'timed_out', 'joint_limits')
+FAILURES = ('no_controller', 'rejected', 'aborted', 'timed_out', 'joint_limits',
+            'clock_jumped')
 #: How the action's server answered a goal, and what that makes of its move:
 #: reached (None) or the failure.  A goal canceled unasked (a deactivated
 #: controller) failed; one the node replaced was superseded before the answer.
@@ -69,8 +73,8 @@ class Move:
 
     stamp: Any  # the header stamp of the target or path it answers
     goal: Angles
-    end_ns: int  # monotonic: its planned end
-    deadline_ns: int  # monotonic: planned end + goal_time_tolerance
+    end_ns: int  # the node's clock: its planned end
+    deadline_ns: int  # the node's clock: planned end + goal_time_tolerance
 
 
 @dataclass
@@ -169,6 +173,12 @@ class MoveLedger:
         self.pending = None
         self._fail('timed_out')
         return move
+
+    def abandon(self, reason: str) -> None:
+        """End the move under way, if any, as failed for ``reason`` (one of ``FAILURES``)."""
+        if self.pending is not None:
+            self.pending = None
+            self._fail(reason)
 
     def _fail(self, reason: str) -> None:
         self.counters.failed.add(reason)

@@ -379,6 +379,22 @@ class ArmOutput:
         """Stop a path being played back (a new target or path replaces it)."""
         self._streamer.stop_playback()
 
+    def clock_jumped(self) -> None:
+        """
+        End what is timed on the node's clock: it jumped back or changed (``node``).
+
+        The stream and a playback stop, the move under way is given up
+        (``arrival``), and the arm's state, its controller's cycles and the
+        last move are forgotten: the next target plans from the arm as it is
+        heard after the jump.  A trajectory the controller has keeps running
+        there: a controller on the same clock has been reset with it.
+        """
+        self._streamer.stop_playback()
+        self._streamer.stop_stream()
+        self._tracker.forget()
+        self._streamer.cycles.forget()
+        self.arrival.clock_jumped()
+
     @property
     def playing(self) -> bool:
         """Tell whether a path is being played back."""

@@ -23,10 +23,13 @@ controller cycle it is for, published between the cycle before and its own
 call (rcl uses it for the call after the next).  A move planned while a
 stream runs starts at the last cycle the stream has published (``begin``):
 it continues the motion the controller has, and the next message is its
-position one cycle on.  Times are the ROS clock's, which the controller's
-stamps and the timers keep.  A *playback* publishes a path at its own timing
-(on joint_states, or on commands before the arm's state is known), the last
-pose that is due at each tick, and tells ``moved`` each position.  The
+position one cycle on.  Times are the node's clock's (ROS time: a
+simulator's with ``use_sim_time``), which the controller's stamps and the
+timers keep, so a simulation at half speed streams at half speed.
+
+A *playback* publishes a path at its own timing (on joint_states, or on
+commands before the arm's state is known), the last pose that is due at each
+tick (on the node's clock too), and tells ``moved`` each position.  The
 timers are destroyed, not cancelled, when they stop: a cancelled timer is
 still an entity the executor checks on every wake-up (rclpy destroys it once
 its callback, which may be the caller, has returned).
@@ -34,7 +37,6 @@ its callback, which may be the caller, has returned).
 
 from __future__ import annotations
 
-import time
 from typing import Any, Callable, Optional, Tuple
 
 import numpy as np
@@ -129,7 +131,7 @@ class Streamer:
     def play(self, positions: np.ndarray, times_ns: np.ndarray, publish: Publish) -> None:
         """Play a path (``positions`` at ``times_ns`` from now) through ``publish``."""
         self.stop_playback()
-        self._playback = (positions, times_ns, time.monotonic_ns(), publish)
+        self._playback = (positions, times_ns, self._now(), publish)
         self._playback_timer = self._node.create_timer(1.0 / PLAYBACK_RATE_HZ, self._play)
 
     def stop_playback(self) -> None:
@@ -149,7 +151,7 @@ class Streamer:
         if self._playback is None:
             return
         positions, times_ns, start, publish = self._playback
-        index = int(np.searchsorted(times_ns, time.monotonic_ns() - start, side='right')) - 1
+        index = int(np.searchsorted(times_ns, self._now() - start, side='right')) - 1
         if index < 0:
             return
         theta1, theta2 = float(positions[index, 0]), float(positions[index, 1])

@@ -102,6 +102,10 @@ LAUNCH_ARGUMENTS: Tuple[LaunchArgument, ...] = tuple(
                    "for the controller outputs, whose arm's bringup runs one.",
                    ('auto',) + BOOLEAN),
     LaunchArgument('rviz', 'false', 'Start RViz with the package configuration.', BOOLEAN),
+    LaunchArgument('use_sim_time', 'false',
+                   "Run every node started here on the /clock topic's time (a simulator's: "
+                   'Gazebo, Isaac Sim, Webots) instead of the system clock; it overrides a '
+                   'use_sim_time in params_file.', BOOLEAN),
     LaunchArgument('ros2_control', 'false',
                    'Add a <ros2_control> block (mock_components/GenericSystem, position '
                    'interfaces) to the URDF robot_state_publisher publishes, for a '
@@ -132,6 +136,12 @@ class LaunchPlan:
     #: (package, the argument that turns it off, or how to install it) per package to start
     packages: Tuple[Tuple[str, str], ...]
     base_pose: Optional[Tuple[str, float, float, float]]
+    #: every node started gets it (``with_clock``)
+    use_sim_time: bool
+
+    def with_clock(self, parameters: List[Any]) -> List[Any]:
+        """Return a node's ``parameters`` with this launch's ``use_sim_time`` last (it wins)."""
+        return parameters + [{'use_sim_time': self.use_sim_time}]
 
 
 def plan(values: Mapping[str, str], importable: Callable[[str], bool] = findable) -> LaunchPlan:
@@ -184,7 +194,8 @@ def plan(values: Mapping[str, str], importable: Callable[[str], bool] = findable
         namespace=namespace,
         target_topic=values['target_topic'], remappings=tuple(remappings),
         packages=tuple(packages),
-        base_pose=base_pose)
+        base_pose=base_pose,
+        use_sim_time=values['use_sim_time'] == 'true')
 
 
 #: What control.launch.py changes in the table's defaults.

@@ -21,11 +21,15 @@ with the transform at its stamp (the latest for a zero stamp).  If tf2 cannot
 give it yet, the target waits for it, for up to ``transform_timeout``
 seconds, while the node goes on serving other targets: ``wait_for_transform_
 async`` resolves it when the transform arrives, a timer rejects it when time
-is up.  The tf2 listener (two subscriptions) and the timer are created on the
+is up: the node's clock (ROS time, a simulator's with ``use_sim_time``)
+measures it, so a paused simulation pauses the wait, and a jump of that
+clock (``clock_jumped``) gives every waiting input its whole timeout again
+on the new time.  The tf2 listener (two subscriptions) and the timer are created on the
 first such target, so a node that only ever gets base-frame targets carries
 neither: every entity costs the executor time on every wake-up.  Inputs that
 come in the listener's first ``LISTENER_START_S`` seconds may wait that long,
-so the first one is not refused only because the listener had just started.
+so the first one is not refused only because the listener had just started:
+those seconds are the steady clock's, as DDS discovery takes real time.
 """
 
 from __future__ import annotations
@@ -73,8 +77,12 @@ class TargetFrames:
         self._buffer: Any = None
         self._listener: Any = None
         self._timer: Any = None
-        self._waiting: List[Tuple[float, Any]] = []  # (deadline, future)
+        #: (deadline on the node's clock in ns, future, timeout in s)
+        self._waiting: List[Tuple[int, Any, float]] = []
         self._listener_ready = 0.0  # monotonic time until which the listener is new
+
+    def _now_ns(self) -> int:
+        return int(self._node.get_clock().now().nanoseconds)
 
     def handle(self, header: Header, timeout: float, use: Use, reject: Reject,
                what: str = 'target') -> None:
@@ -92,11 +100,10 @@ class TargetFrames:
                 f'{what} in frame {source!r} dropped: the node works in {base!r} '
                 'and tf2_ros is not installed to transform between them'))
             return
-        now = time.monotonic()
         if self._buffer is None:
             self._buffer = tf2_ros.Buffer()
             self._listener = tf2_ros.TransformListener(self._buffer, self._node)
-            self._listener_ready = now + LISTENER_START_S
+            self._listener_ready = time.monotonic() + LISTENER_START_S
         if len(self._waiting) >= MAX_WAITING_TARGETS:
             reject('unknown_frame', lambda: (
                 f'{what} in frame {source!r} dropped: {MAX_WAITING_TARGETS} inputs are '
@@ -118,7 +125,7 @@ class TargetFrames:
 
         future.add_done_callback(self._guard(once))
         if not answered:
-            self._waiting.append((max(now + timeout, self._listener_ready), future))
+            self._waiting.append((self._now_ns() + round(timeout * 1e9), future, timeout))
             if self._timer is None:
                 self._timer = self._node.create_timer(_EXPIRY_PERIOD_S, self._expire)
             elif self._timer.is_canceled():
@@ -146,16 +153,24 @@ class TargetFrames:
             return
         use(transform.transform)
 
+    def clock_jumped(self) -> None:
+        """Give every waiting input its whole timeout again, on the clock as it is now."""
+        now = self._now_ns()
+        self._waiting = [(now + round(timeout * 1e9), future, timeout)
+                         for _, future, timeout in self._waiting]
+
     def _expire(self) -> None:
-        now = time.monotonic()
+        if time.monotonic() < self._listener_ready:
+            return  # a new listener: every input waits for it
+        now = self._now_ns()
         still = []
-        for deadline, future in self._waiting:
+        for deadline, future, timeout in self._waiting:
             if future.done() or future.cancelled():
                 continue
             if deadline <= now:
                 future.cancel()  # runs _on_transform, which rejects it
             else:
-                still.append((deadline, future))
+                still.append((deadline, future, timeout))
         self._waiting = still
         if not still:
             self._timer.cancel()

@@ -23,7 +23,9 @@ exception type and the line it came from), then at most once per period with how
 there were.  The node's diagnostics report the count (level ERROR).
 
 ``GuardedNode`` is an rclpy node whose subscription and timer callbacks are
-all wrapped, its own and those its parts create on it.
+all wrapped, its own and those its parts create on it, and those rclpy
+creates while the node is being made (``use_sim_time`` true at start
+subscribes ``/clock`` inside ``Node.__init__``: the guard exists before it).
 
 The wrapper keeps the callback's signature visible (``functools.wraps``):
 rclpy reads it to decide whether a subscription callback wants the message
@@ -37,6 +39,7 @@ import time
 import traceback
 from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
+import rclpy.logging
 from rclpy.node import Node
 
 Callback = TypeVar('Callback', bound=Callable[..., Any])
@@ -49,7 +52,7 @@ class CallbackGuard:
     def __init__(self, logger: Any, period_s: float) -> None:
         """Log through ``logger``; a repeated kind at most once per ``period_s``."""
         self.count = 0
-        self._logger = logger
+        self.logger = logger
         self._period_s = period_s
         #: kind -> [time of its last log line, how many since then]
         self._kinds: Dict[Kind, List[float]] = {}
@@ -79,13 +82,13 @@ class CallbackGuard:
         seen = self._kinds.get(kind)
         if seen is None:
             self._kinds[kind] = [now, 0.0]
-            self._logger.error(
+            self.logger.error(
                 f'internal error {self.count} in {callback} (abandoned; the node goes on):\n'
                 + ''.join(traceback.format_exception(type(error), error, error.__traceback__)))
             return
         seen[1] += 1
         if now - seen[0] >= self._period_s:
-            self._logger.error(
+            self.logger.error(
                 f'internal error {kind[1]} in {callback} at {kind[2]}:{kind[3]} again: '
                 f'{int(seen[1])} time(s) since it was last logged (latest: {error})')
             seen[0], seen[1] = now, 0.0
@@ -96,8 +99,10 @@ class GuardedNode(Node):
 
     def __init__(self, node_name: str, guard_period_s: float, **kwargs: Any) -> None:
         """Create the node; ``guard`` logs a repeated kind at most once per ``guard_period_s``."""
+        # before rclpy's Node.__init__, which may subscribe /clock (use_sim_time)
+        self.guard = CallbackGuard(rclpy.logging.get_logger(node_name), guard_period_s)
         super().__init__(node_name, **kwargs)
-        self.guard = CallbackGuard(self.get_logger(), guard_period_s)
+        self.guard.logger = self.get_logger()  # its name has the namespace
 
     def create_subscription(self, msg_type: Any, topic: str, callback: Any,
                             *args: Any, **kwargs: Any) -> Any:

@@ -27,13 +27,21 @@ declarations (``declarations``), robot_state_publisher's model
 (``robot_model``) and the callback guard (``guard.GuardedNode``); ``main``
 leaves running and stopping the process to ``ros.process.run_node``.
 
-One housekeeping timer does what is due (every entity costs rclpy's
-executor time on every wake-up): markers, diagnostics at 1 Hz, and the
-current solution again when none went out for a period of
-``joint_state_rate`` (robot_state_publisher drops joint states closer
-together than its publish period, so a quick sequence could end on a stale
-model).  Every target ends in exactly one counter, every rejected one in a
-throttled warning, and every one lost on the way is counted as lost.
+Two timers do what is due (every entity costs rclpy's executor time on
+every wake-up).  On the node's clock (ROS time: a simulator's with
+``use_sim_time``), what belongs to the arm's time: the current solution
+again when none went out for a period of ``joint_state_rate``
+(robot_state_publisher drops joint states closer together than its publish
+period, so a quick sequence could end on a stale model), and the arm's
+arrival deadlines and state age (``arm.outputs``).  On the steady clock,
+what the people and processes around the node read in their own time, so
+that a paused simulation still has them: markers, robot_state_publisher's
+model, and diagnostics at 1 Hz.  A jump of the node's clock back, a change
+of clock (``use_sim_time`` switched) or its start ends the motion timed on
+the old one (``_clock_jumped``).
+
+Every target ends in exactly one counter, every rejected one in a throttled
+warning, and every one lost on the way is counted as lost.
 
 Interface (relative names, so a namespace or a remap moves them):
 subscribes ``target`` (geometry_msgs/PointStamped; QoS overridable with the
@@ -57,6 +65,8 @@ from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
 from rcl_interfaces.msg import SetParametersResult
 import rclpy
+from rclpy.clock import Clock, ClockChange, ClockType, JumpThreshold
+from rclpy.duration import Duration
 from rclpy.parameter import Parameter
 from twobone_ik_ros.arm.libraries import require
 from twobone_ik_ros.arm.motion import Angles, nearest_angles
@@ -95,9 +105,10 @@ class TwoBoneIKNode(GuardedNode):
         self._counters = TargetCounters()
         self._previous: Optional[Angles] = None  # where the node last put the arm
         self._next_diagnostics = 0.0
-        self._next_joint_state = 0.0  # _solve moves it on: no repeat while targets stream
-        self._republish_period = 0.0
-        self._housekeeping_timer: Any = None
+        self._next_joint_state = 0  # ROS time, ns: when the solution goes out again
+        self._solved = False  # a solution went out since the last check (no repeat)
+        self._republish_period_ns = 0
+        self._timing_timer: Any = None
         self._turns = False  # a joint limit reaches beyond +-pi
         self._elbow_listeners = 0  # the elbow's subscribers, counted by the housekeeping
         self._elbow_msg = PointStamped()
@@ -116,6 +127,15 @@ class TwoBoneIKNode(GuardedNode):
         self._diag_pub = self.create_publisher(DiagnosticArray, '/diagnostics', QUEUE_DEPTH,
                                                event_callbacks=QUIET_PUBLISHER)
         self._apply(config)
+        steady = Clock(clock_type=ClockType.STEADY_TIME)
+        self._housekeeping_timer = self.create_timer(1.0 / MARKER_RATE_HZ, self._housekeeping,
+                                                     clock=steady)
+        self._time_before_jump = 0
+        self._jump_handle = self.get_clock().create_jump_callback(
+            JumpThreshold(min_forward=Duration(seconds=1), min_backward=Duration(nanoseconds=-1),
+                          on_clock_change=True),
+            pre_callback=self.guard.wrap(self._clock_jumping),
+            post_callback=self.guard.wrap(self._clock_jumped))
         self.add_on_set_parameters_callback(self.guard.wrap(
             self._on_set_parameters, refuse=lambda error: SetParametersResult(
                 successful=False, reason=f'internal error: {error!r} (see the node log)')))
@@ -149,7 +169,7 @@ class TwoBoneIKNode(GuardedNode):
         # messages are reused: publish() serialises at once, and the names
         # and frame only change with the parameters
         output.send(theta1, theta2, stamp, start)
-        self._next_joint_state = time.monotonic() + self._republish_period
+        self._solved = True
         if self._elbow_listeners:
             elbow = self._elbow_msg
             elbow.header.stamp = stamp
@@ -176,20 +196,15 @@ class TwoBoneIKNode(GuardedNode):
 
     def _housekeeping(self) -> None:
         """
-        Do what is due: redraw stale markers, republish the joint state, diagnostics.
+        Do what is due on the steady clock: redraw stale markers, the model, diagnostics.
 
-        One timer for all three (at the fastest of their rates), because every
-        timer is an entity the executor checks on every wake-up.
+        One timer for the three, because every timer is an entity the
+        executor checks on every wake-up.
         """
         now = time.monotonic()
         self._elbow_listeners = self._elbow_pub.get_subscription_count()
         self._drawing.poll(now, self._previous)
-        period = self._republish_period
-        if period and now >= self._next_joint_state:
-            self._next_joint_state = now + period
-            self._republish_joint_state()
         self._robot_model.poll()
-        self._output.poll()
         if now >= self._next_diagnostics:
             self._next_diagnostics = now + DIAGNOSTICS_PERIOD_S
             self._diag_pub.publish(build_diagnostics(
@@ -197,6 +212,57 @@ class TwoBoneIKNode(GuardedNode):
                 self._counters,
                 dict(self._config.as_parameters(), robot_description=self._robot_model.state),
                 self._output.report(), self.guard.count, self._counters.rejected.take_recent()))
+
+    def _timing(self) -> None:
+        """
+        Do what is due on the node's clock: the joint state again, the arm's deadlines.
+
+        The repeat goes out once a whole period has passed with no solution
+        (between one and two periods after the last): ``_solve`` only raises
+        a flag, which costs less than reading the clock on every target.
+        """
+        period = self._republish_period_ns
+        if period:
+            now = self.get_clock().now().nanoseconds
+            if now >= self._next_joint_state:
+                self._next_joint_state = now + period
+                if self._solved:
+                    self._solved = False
+                else:
+                    self._republish_joint_state()
+        self._output.poll()
+
+    def _clock_jumping(self) -> None:
+        """Note the time before a jump of the node's clock (``_clock_jumped``)."""
+        self._time_before_jump = self.get_clock().now().nanoseconds
+
+    def _clock_jumped(self, jump: Any) -> None:
+        """
+        End the motion timed on the clock before a jump back, a change, or its start.
+
+        A simulation that is reset (its clock jumps back) has put its arm
+        back too, times on another clock (``use_sim_time`` switched) mean
+        nothing on this one, and neither do times taken before a simulated
+        clock started (zero, until the first ``/clock``): the output stops
+        what it plays and starts again from the arm's next measured state
+        (``ArmOutput.clock_jumped``); a target waiting for its transform waits
+        its whole timeout again.  A jump forward on a running clock is time
+        that passed: nothing to do.
+        """
+        changed = jump.clock_change in (ClockChange.ROS_TIME_ACTIVATED,
+                                        ClockChange.ROS_TIME_DEACTIVATED)
+        started = self._time_before_jump == 0 and jump.delta.nanoseconds > 0
+        if not (changed or started or jump.delta.nanoseconds < 0):
+            return
+        self._next_joint_state = 0
+        self._output.clock_jumped()
+        self._frames.clock_jumped()
+        if started and not changed:
+            self.get_logger().info('the clock started: timing from it now')
+        else:
+            self.get_logger().warning(
+                'the clock jumped back or changed: the motion under way was ended, '
+                'the next target starts from the arm as it is heard now')
 
     def _republish_joint_state(self) -> None:
         """Publish the current solution again, stamped now (see the module docstring)."""
@@ -235,12 +301,12 @@ class TwoBoneIKNode(GuardedNode):
         self._elbow_msg.header.frame_id = config.frame
         self._drawing.configure(config)
         rate = config.joint_state_rate
-        self._republish_period = 1.0 / rate if rate > 0.0 else 0.0
+        self._republish_period_ns = round(1e9 / rate) if rate > 0.0 else 0
         if previous is None or previous.joint_state_rate != config.joint_state_rate:
-            if self._housekeeping_timer is not None:
-                self.destroy_timer(self._housekeeping_timer)
-            self._housekeeping_timer = self.create_timer(
-                1.0 / max(MARKER_RATE_HZ, config.joint_state_rate), self._housekeeping)
+            if self._timing_timer is not None:
+                self.destroy_timer(self._timing_timer)
+            self._timing_timer = self.create_timer(
+                1.0 / max(MARKER_RATE_HZ, config.joint_state_rate), self._timing)
 
 
 def main(args: Optional[List[str]] = None) -> None:
