@@ -381,7 +381,7 @@ class ArmOutput:
 
     def clock_jumped(self) -> None:
         """
-        End what is timed on the node's clock: it jumped back or changed (``node``).
+        End what is timed on the node's clock: it jumped back, changed or started (``node``).
 
         The stream and a playback stop, the move under way is given up
         (``arrival``), and the arm's state, its controller's cycles and the
