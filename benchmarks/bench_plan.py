@@ -49,7 +49,7 @@ from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from twobone_ik_ros.arm.commands import duration  # noqa: E402
-from twobone_ik_ros.arm.limit_check import Bounds, check_motion  # noqa: E402
+from twobone_ik_ros.arm.limit_check import Bounds, check_motion, first  # noqa: E402
 from twobone_ik_ros.arm.motion import move_time  # noqa: E402
 from twobone_ik_ros.arm.planning import Limits, Planner  # noqa: E402
 from twobone_ik_ros.arm.tracking import ArmTracker  # noqa: E402
@@ -94,6 +94,13 @@ def main():
 
     goals = [(r.theta1, r.theta2) for r in (solver.solve(x, y) for x, y in targets)]
 
+    def check(motion):  # what the node's output does (``outputs._check_planned``)
+        points = motion.points()
+        check_motion(points, motion.needs_accelerations, bounds, first(points))
+
+    def unchecked(motion):
+        pass
+
     def moves(write=True, solve=True):
         tracker = ArmTracker(Planner(limits, minimum))
         tracker.measure((0.0, 0.0), None)
@@ -102,10 +109,9 @@ def main():
             if solve:
                 result = solver.solve(x, y)
                 goal = (result.theta1, result.theta2)
-            motion = tracker.move(goal, now)
+            motion = tracker.move(goal, now, check if write else unchecked)
             points = motion.points()
             if write:
-                check_motion(points, motion.needs_accelerations, bounds)
                 writer.write(points.positions, points.times_ns, points.velocities,
                              points.accelerations if options.jerk > 0.0 else None, now)
             now += int(motion.duration * 0.5e9)  # the next target comes mid-way

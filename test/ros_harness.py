@@ -275,9 +275,29 @@ class Probe(GraphClient):
     def _call(self, service_type, node_name, request, timeout=15.0):
         client = self._client(service_type, node_name)
         assert self.spin_until(client.service_is_ready, timeout), f'{node_name} has no service'
-        future = client.call_async(request)
+        future = send_request(self, client, request, timeout)
         assert self.spin_until(future.done, timeout), 'no answer from the parameter service'
         return future.result()
+
+
+def send_request(probe, client, request, timeout=15.0):
+    """
+    Return ``client.call_async(request)``, tried again while Fast DDS cannot send it.
+
+    A reliable writer whose history is full waits ``max_blocking_time`` and then
+    refuses the write (``RCLError: failed to send request: cannot publish
+    data``, ros2/rmw_fastrtps#310): seen on a machine loaded far beyond two
+    CPU-bound processes.  That is the middleware's back-pressure, not an
+    answer: the request is sent again after a pause.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return client.call_async(request)
+        except Exception as error:  # noqa: B902  (rclpy's RCLError lives in a private module)
+            if 'cannot publish data' not in str(error) or time.monotonic() > deadline:
+                raise
+        probe.spin_for(0.2)
 
 
 def all_finite(messages):

@@ -40,7 +40,8 @@ def test_reached_superseded_no_controller_timed_out():
     counters = ledger.counters
     assert (counters.sent, counters.reached, counters.superseded) == (4, 1, 1)
     assert counters.failed.counts == {'no_controller': 1, 'rejected': 0, 'aborted': 0,
-                                      'timed_out': 1, 'joint_limits': 0, 'clock_jumped': 0}
+                                      'timed_out': 1, 'joint_limits': 0, 'unplanned': 0,
+                                      'clock_jumped': 0}
 
 
 def test_the_controllers_word_ends_a_move_unless_it_has_ended():
@@ -56,7 +57,8 @@ def test_the_controllers_word_ends_a_move_unless_it_has_ended():
     counters = ledger.counters
     assert (counters.sent, counters.reached, counters.superseded) == (4, 1, 1)
     assert counters.failed.counts == {'no_controller': 1, 'rejected': 1, 'aborted': 0,
-                                      'timed_out': 0, 'joint_limits': 0, 'clock_jumped': 0}
+                                      'timed_out': 0, 'joint_limits': 0, 'unplanned': 0,
+                                      'clock_jumped': 0}
 
 
 def test_every_goal_answer_is_counted_and_ends_its_move_as_the_table_says():
@@ -69,13 +71,14 @@ def test_every_goal_answer_is_counted_and_ends_its_move_as_the_table_says():
     assert counters.goals == {'succeeded': 1 + 4, 'rejected': 1, 'aborted': 1, 'canceled': 1}
     assert counters.reached == 1
     assert counters.failed.counts == {'no_controller': 0, 'rejected': 1, 'aborted': 2,
-                                      'timed_out': 0, 'joint_limits': 0, 'clock_jumped': 0}
+                                      'timed_out': 0, 'joint_limits': 0, 'unplanned': 0,
+                                      'clock_jumped': 0}
 
 
 def test_a_move_refused_at_the_limits_fails_and_leaves_the_one_under_way():
     ledger = MoveLedger()
     under_way = ledger.sent('a', (1.0, 2.0), end_ns=0, deadline_ns=10**9, listened=True)
-    ledger.refused()
+    ledger.refused('joint_limits')
     assert ledger.pending is under_way
     assert ledger.measured((1.0, 2.0), 0.001, now_ns=0) is under_way
     counters = ledger.counters

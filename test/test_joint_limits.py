@@ -182,7 +182,7 @@ def test_a_move_that_would_overshoot_a_limit_is_refused():
     move = planner.plan(ArmState((3.0, 0.0), (1.0, 0.0)), (3.1, 0.0))
     bounds = bounds_of(TwoBoneIK(1.0, 0.7))
     with pytest.raises(LimitRefusal) as refused:
-        check_motion(move.points(), False, bounds)
+        check_motion(move.points(), False, bounds, move.start.position)
     assert refused.value.excursion.joint == 0
     assert refused.value.excursion.position == pytest.approx(3.5, abs=1e-6)
 
@@ -191,10 +191,10 @@ def test_an_arm_outside_its_limits_may_come_back_but_go_no_further():
     planner = Planner(Limits.of(1.0, 5.0, 0.0))
     bounds = Bounds((-1.0, -1.0), (1.0, 1.0))
     back = planner.plan(ArmState((2.0, 0.0)), (0.5, 0.0))
-    check_motion(back.points(), False, bounds)  # no error
+    check_motion(back.points(), False, bounds, (2.0, 0.0))  # no error
     further = planner.plan(ArmState((2.0, 0.0), (0.5, 0.0)), (0.5, 0.0))  # first away
     with pytest.raises(LimitRefusal):
-        check_motion(further.points(), False, bounds)
+        check_motion(further.points(), False, bounds, (2.0, 0.0))
 
 
 def test_the_controller_model_is_the_interpolation_the_plan_follows():
@@ -319,7 +319,8 @@ def test_no_move_from_a_state_of_ours_takes_a_joint_past_its_limits():
         goal = (solver.shoulder_limits.nearest(result.theta1, state.position[0]),
                 solver.elbow_limits.nearest(result.theta2, state.position[1]))
         move = planner.plan(state, goal)
-        check_motion(move.points(), move.needs_accelerations, bounds)  # never refused
+        check_motion(move.points(), move.needs_accelerations, bounds,
+                     state.position)  # never refused
         past = controller_excursion(move, bounds, state.position)
         worst[0] = max(worst[0], past)
         assert past == 0.0

@@ -121,7 +121,7 @@ def test_controller_commands_reach_200_random_targets_and_no_joint_states_are_pu
 def test_the_arms_state_drives_closest_along_a_circle(controlled_arm):
     targets = circle((1.8, 0.4), 0.6, 60)
     down = TwoBoneIK(R1, R2, elbow='down').solve(*targets[0])
-    arm = controlled_arm('forward_command', dict(ARM, elbow='closest'))
+    arm = controlled_arm('forward_command', {'elbow': 'closest'})  # r1 1.0, r2 0.7
     arm.put(down.theta1, down.theta2)
     commanded = [arm.command(x, y) for x, y in targets]
     # up (theta2 <= 0) is what closest falls back to without the arm's state
@@ -365,3 +365,96 @@ def test_a_target_stops_a_path_being_played_back(lone_node):
     probe.spin_for(1.0)  # ten playback periods and more
     later = [tuple(m.position) for m in probe.joint_states[count:]]
     assert later and all(p == pytest.approx((0.2, -0.7), abs=1e-12) for p in later)
+
+
+@pytest.mark.ros_cpp
+@pytest.mark.parametrize('output', ['forward_command', 'joint_trajectory'])
+def test_new_limits_mid_move_keep_every_later_command_within_them(controlled_arm, output):
+    """
+    Issue 43: a move toward a shoulder angle of 2.5 rad, then shoulder_limits [-1, 1].
+
+    Every command after the change keeps the new limits (the stream's
+    positions; a trajectory's points and the controller's curve through
+    them), the move ends on the new limit, and nothing raised.
+    """
+    arm = controlled_arm(output, dict(ARM, max_joint_velocity=0.25))
+    arm.reach(*tip(0.0, -0.5))
+    before = len(arm.commands)
+    arm.probe.send(*tip(2.5, -0.5), frame_id='')
+    # the change comes at 0.2 rad, three seconds before the move would pass 1.0: every
+    # command from here on, before the change or after, keeps the new limits
+    assert arm.probe.spin_until(lambda: arm.measured()[0] > 0.2, 10.0)
+    result = arm.probe.set_parameters(shoulder_limits=[-1.0, 1.0])[0]
+    assert result.successful, result.reason
+    arm.wait_until_at((1.0, -0.5), 20.0)
+    arm.probe.spin_for(0.5)
+    later = arm.commands[before + (output == 'joint_trajectory'):]  # after the one to 2.5
+    assert later, 'no command after the change'
+    bounds = Bounds((-1.0, -math.pi), (1.0, math.pi))
+    if output == 'forward_command':
+        shoulder = [command.data[0] for command in later]
+    else:
+        shoulder = []
+        for trajectory in later:
+            positions = np.array([p.positions for p in trajectory.points])
+            points = Samples(
+                np.array([p.time_from_start.sec * 10**9 + p.time_from_start.nanosec
+                          for p in trajectory.points], np.int64), positions,
+                np.array([p.velocities for p in trajectory.points]),
+                np.array([p.accelerations or (0.0, 0.0) for p in trajectory.points]))
+            curve = followed(points, bool(trajectory.points[0].accelerations))
+            shoulder += list(curve[:, 0])
+            assert excursion(curve, bounds) == 0.0
+    print(f'{output}: {len(later)} commands after the change, shoulder at most '
+          f'{max(shoulder)!r} rad')
+    assert max(shoulder) <= 1.0
+    assert arm.commanded_end(later[-1]) == pytest.approx((1.0, -0.5), abs=1e-12)
+    values = arm.probe.latest_diagnostics()[1]
+    assert values['internal_errors'] == '0'
+
+
+def test_new_limits_stop_a_path_played_back_where_its_rest_leaves_them(lone_node):
+    """Issue 43: the playback used to raise on every tick after such a change."""
+    probe, paths = lone_node()
+    points = circle((1.8, 0.4), 0.6, 50)
+    paths.publish(path_message(points, [100.0 + 0.1 * i for i in range(len(points))]))  # 5 s
+    solver = TwoBoneIK(R1, R2)
+    shoulder = [solver.solve(*p).theta1 for p in points]
+    assert probe.spin_until(lambda: probe.joint_states, 20.0)  # the playback has begun
+    # limits that hold where the path begins, not the whole of what is still to come
+    limits = [min(shoulder) - 0.01, max(shoulder[:10]) + 0.01]
+    assert max(shoulder) > limits[1]
+    result = probe.set_parameters(shoulder_limits=limits)[0]
+    assert result.successful, result.reason
+    count = len(probe.joint_states)
+    probe.spin_for(1.0)  # fifty playback periods
+    later = [m.position[0] for m in probe.joint_states[count:]]
+    assert all(limits[0] <= s <= limits[1] for s in later), later
+    values = probe.latest_diagnostics()[1]
+    assert values['internal_errors'] == '0'
+
+
+@pytest.mark.ros_cpp
+def test_targets_stepping_round_a_circle_past_the_shoulders_limit_are_never_lost(controlled_arm):
+    """
+    Issue 43: elbow closest, targets stepping round a circle, the arm following.
+
+    The shoulder meets its limit at -pi going round; the target after it is a
+    move back the long way, from a moving arm.  No target is lost to the
+    limits (``moves.failed.joint_limits`` stays 0) and every command keeps them.
+    """
+    arm = controlled_arm('forward_command', {'elbow': 'closest'})  # r1 1.0, r2 0.7
+    arm.reach(1.2, 0.0)
+    before = len(arm.commands)
+    for step in range(130):  # two turns, clockwise, a target every 0.1 s
+        phi = -0.1 * step
+        arm.probe.send(1.2 * math.cos(phi), 1.2 * math.sin(phi), frame_id='')
+        arm.probe.spin_for(0.1)
+    arm.probe.spin_for(2.0)
+    values = arm.probe.diagnostics_when(lambda v: int(v.get('moves.sent', 0)) >= 100, 20.0)
+    shoulder = [command.data[0] for command in arm.commands[before:]]
+    moves = {key: values.get(f'moves.{key}') for key in ('sent', 'braked', 'failed.joint_limits')}
+    print(f'{len(shoulder)} commands, shoulder {min(shoulder)!r} to {max(shoulder)!r}; {moves}')
+    assert -math.pi <= min(shoulder) and max(shoulder) <= math.pi
+    assert values['moves.failed.joint_limits'] == '0'
+    assert values['internal_errors'] == '0'

@@ -49,7 +49,7 @@ def time_path(positions, offsets_s, start, planner):
 
 def spline_of(motion):
     """Return the spline of a one-part path's motion (its last piece)."""
-    return motion._pieces[-1].spline
+    return motion.pieces[-1].spline
 
 
 def check_followed_within(motion, limits):

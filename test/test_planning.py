@@ -25,8 +25,13 @@ import random
 
 import numpy as np
 import pytest
-from twobone_ik_ros.arm.planning import ArmState, Limits, Planner
+from twobone_ik_ros.arm.planning import ArmState, Limits, Planner, Unplanned
 from twobone_ik_ros.arm.tracking import ArmTracker
+
+
+def ANYTHING(motion):
+    """Refuse nothing: these tests are about where moves start, not the limits."""
+
 
 LIMITS = Limits.of(1.5, 4.0, 0.0)
 JERK_LIMITS = Limits.of(1.5, 4.0, 30.0)
@@ -131,25 +136,32 @@ def test_both_joints_arrive_together_and_the_end_is_the_goal_at_rest():
     assert all(0.0 < abs(g - p) for g, p in zip((2.0, 0.1), almost.position))
 
 
-def test_refused_input_is_none_not_an_exception():
-    assert Planner(LIMITS).plan(ArmState((math.nan, 0.0)), (1.0, 0.0)) is None
-    assert Planner(LIMITS).plan(ArmState((0.0, 0.0)), (math.inf, 0.0)) is None
+def test_what_ruckig_refuses_is_unplanned_with_a_reason():
+    with pytest.raises(Unplanned) as nan:
+        Planner(LIMITS).plan(ArmState((math.nan, 0.0)), (1.0, 0.0))
+    with pytest.raises(Unplanned):
+        Planner(LIMITS).plan(ArmState((0.0, 0.0)), (math.inf, 0.0))
+    assert nan.value.reason == 'refused_input'
+    # a result ruckig's binding has no name for (-101: a move too long), not a ValueError
+    with pytest.raises(Unplanned) as long:
+        Planner(Limits.of(0.001, 2.0, 0.0)).plan(ArmState((0.0, 0.0)), (7.7, 0.0))
+    assert long.value.reason == 'unnamed_result'
 
 
 def test_a_retarget_continues_from_the_move_under_way():
     tracker = ArmTracker(Planner(LIMITS))
     tracker.measure((0.0, 0.0), None)
-    first = tracker.move((2.0, -1.0), now_ns=0)
+    first = tracker.move((2.0, -1.0), 0, ANYTHING)
     halfway = int(first.duration / 2 * 1e9)
     tracker.measure(first.at(halfway / 1e9 - 0.01).position, None)  # a sample 10 ms old
-    second = tracker.move((-1.0, 0.5), now_ns=halfway)
+    second = tracker.move((-1.0, 0.5), halfway, ANYTHING)
     assert second.start == first.at(halfway / 1e9)  # the move, not the older sample
     # once the move is over, the measurement decides
     tracker.measure((-0.9, 0.4), (0.0, 0.0))
     later = int(halfway + second.duration * 1e9) + 1
     assert tracker.state(later) == ArmState((-0.9, 0.4))
     # a measurement far from the move (the arm did not follow) decides too
-    third = tracker.move((1.0, 1.0), now_ns=later)
+    third = tracker.move((1.0, 1.0), later, ANYTHING)
     tracker.measure((3.0, 3.0), None)
     state = tracker.state(later + int(third.duration * 0.5e9))
     assert state.position == (3.0, 3.0)
@@ -159,11 +171,11 @@ def test_a_move_planned_again_from_a_later_start_continues_the_one_sent():
     """What the output does when a trajectory was made too late for its start."""
     tracker = ArmTracker(Planner(LIMITS))
     tracker.measure((0.0, 0.0), None)
-    sent = tracker.move((2.0, -1.0), now_ns=0)
+    sent = tracker.move((2.0, -1.0), 0, ANYTHING)
     tracker.measure(sent.at(0.29).position, None)  # the arm follows it
-    late = tracker.move((-1.0, 0.5), now_ns=300_000_000)
+    late = tracker.move((-1.0, 0.5), 300_000_000, ANYTHING)
     tracker.undo()  # not sent: the first move is still what the arm does
-    again = tracker.move((-1.0, 0.5), now_ns=310_000_000)
+    again = tracker.move((-1.0, 0.5), 310_000_000, ANYTHING)
     assert again.start == sent.at(0.31) and again.start != late.at(0.01)
 
 
@@ -176,12 +188,12 @@ def test_a_stale_state_with_no_move_planned_yet_is_still_a_start():
     point again (issue 45: a zero-stamped trajectory after the arm was heard).
     """
     tracker = ArmTracker(Planner(LIMITS))
-    assert not tracker.known and tracker.move((1.0, 0.0), now_ns=0) is None
+    assert not tracker.known and tracker.move((1.0, 0.0), 0, ANYTHING) is None
     tracker.measure((0.5, -0.5), (0.1, 0.0))
     tracker.forget_measurement()
     assert tracker.known and tracker.measured is None
     assert tracker.state(0) == ArmState((0.5, -0.5))  # where it was last heard, at rest
-    move = tracker.move((1.0, 0.0), now_ns=0)
+    move = tracker.move((1.0, 0.0), 0, ANYTHING)
     assert move is not None and move.start == ArmState((0.5, -0.5))
     # with a move planned, a stale state plans from the move, as before
     tracker.forget_measurement()

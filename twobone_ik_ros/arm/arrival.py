@@ -81,14 +81,17 @@ class Arrival:
         self.ledger.abandon('clock_jumped')
         self.heard_ns, self._position, self.stale = None, None, False
 
-    def sent(self, stamp: Any, goal: Angles, seconds: float, listened: bool) -> Optional[Move]:
+    def sent(self, stamp: Any, goal: Angles, seconds: float, listened: bool,
+             braked: int = 0) -> Optional[Move]:
         """
         Record a move sent now that should end ``seconds`` from now (its planned duration).
 
-        Return it (None: it went nowhere, ``listened`` False).
+        Return it (None: it went nowhere, ``listened`` False).  ``braked``: 1
+        when it was planned as a stop and a move from rest (counted).
         """
         config = self._config
         assert config is not None
+        self.ledger.counters.braked += braked
         end = self._now_ns() + round(seconds * _NS)
         move = self.ledger.sent(stamp, goal, end,
                                 end + round(config.goal_time_tolerance * _NS), listened)
@@ -99,12 +102,12 @@ class Arrival:
                 'controller:=?)'))
         return move
 
-    def refused(self, goal: Angles, why: str) -> None:
-        """Count a move to ``goal`` not sent: it would leave the joint limits (``why``)."""
-        self.ledger.refused()
-        self._warn('joint_limits', lambda: (
-            f'the move to {goal[0]:.6g} {goal[1]:.6g} was not sent: it would take {why}; the '
-            'move under way goes on'))
+    def refused(self, goal: Angles, reason: str, why: str) -> None:
+        """Count a move to ``goal`` not sent, for ``reason`` (``feedback.FAILURES``): ``why``."""
+        self.ledger.refused(reason)
+        self._warn(reason, lambda: (
+            f'the move to {goal[0]:.6g} {goal[1]:.6g} was not sent: {why}; the move under way '
+            'goes on'))
 
     def answered(self, move: Move, result: str, why: str) -> None:
         """

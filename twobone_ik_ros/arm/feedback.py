@@ -55,7 +55,7 @@ from twobone_ik_ros.model.tally import Tally
 Angles = Tuple[float, float]
 
 FAILURES = ('no_controller', 'rejected', 'aborted', 'timed_out', 'joint_limits',
-            'clock_jumped')
+            'unplanned', 'clock_jumped')
 #: How the action's server answered a goal, and what that makes of its move:
 #: reached (None) or the failure.  A goal canceled unasked (a deactivated
 #: controller) failed; one the node replaced was superseded before the answer.
@@ -84,6 +84,9 @@ class MoveCounters:
     sent: int = 0
     reached: int = 0
     superseded: int = 0
+    #: of those sent, the moves planned as a stop and a move from rest (a
+    #: retarget whose time-optimal move would pass a limit; not an outcome)
+    braked: int = 0
     failed: Tally = field(default_factory=lambda: Tally(FAILURES))
     goals: Dict[str, int] = field(default_factory=lambda: dict.fromkeys(GOAL_RESULTS, 0))
 
@@ -129,10 +132,15 @@ class MoveLedger:
         self.pending = Move(stamp, goal, end_ns, deadline_ns)
         return self.pending
 
-    def refused(self) -> None:
-        """Record a move that was made but not sent (``joint_limits``); the one under way stays."""
+    def refused(self, reason: str) -> None:
+        """
+        Record a move that was made but not sent; the one under way stays.
+
+        ``reason``: ``joint_limits`` (the check refused it) or ``unplanned``
+        (ruckig did not plan it).
+        """
         self.counters.sent += 1
-        self._fail('joint_limits')
+        self._fail(reason)
 
     def measured(self, position: Angles, tolerance: float, now_ns: int) -> Optional[Move]:
         """Return the move under way if ``position`` is within ``tolerance`` of its end."""

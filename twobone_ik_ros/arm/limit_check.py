@@ -28,21 +28,24 @@ operations; the rest are halved where their hull could hold an extreme,
 until it is known to a billionth of the segment.
 
 A joint the arm holds outside its limits (the limits changed at runtime, or
-the arm was put there) may be commanded back, never further out:
-``Bounds.around`` widens them to where the arm starts.  Extremes inside a
-segment are compared with ``ROUNDING`` of slack: the float rounding of
-evaluating a polynomial whose true extreme is the limit itself (a move that
-ends on a limit); the points themselves are compared exactly.
+the arm was put there) may be commanded back, never further out, and only
+until it is back: within ``Bounds.around`` its start up to its first point
+inside the limits, within the limits from that point on (``start`` of
+``motion_excursion``; ``Envelope`` does the same position by position for a
+stream).  Extremes inside a segment are compared with ``ROUNDING`` of slack:
+the float rounding of evaluating a polynomial whose true extreme is the limit
+itself (a move that ends on a limit); the points themselves are compared
+exactly.
 """
 
 from __future__ import annotations
 
-from typing import List, NamedTuple, Optional, Tuple
+from typing import Any, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
-from twobone_ik_ros.arm.planning import Angles, Samples
+from twobone_ik_ros.arm.planning import Angles, ArmState, Samples
 from twobone_ik_ros.ik.vocabulary import JointLimits
 
 #: Rad past a limit that an extreme between two points may show from rounding alone.
@@ -67,6 +70,47 @@ class Bounds(NamedTuple):
             return self
         return Bounds((min(self.lower[0], start[0]), min(self.lower[1], start[1])),
                       (max(self.upper[0], start[0]), max(self.upper[1], start[1])))
+
+    def clamp(self, position: Angles) -> Angles:
+        """Return ``position`` held within these bounds: the nearest position within."""
+        return (min(max(position[0], self.lower[0]), self.upper[0]),
+                min(max(position[1], self.lower[1]), self.upper[1]))
+
+    def holds(self, joint: int, value: float) -> bool:
+        """Tell whether ``value`` of ``joint`` is within these bounds (ends included)."""
+        return self.lower[joint] <= value <= self.upper[joint]
+
+
+class Envelope:
+    """
+    Where each joint may go, position after position, along one motion that is sent as it runs.
+
+    A stream (``forward_command``) publishes the motion at the controller's
+    cycles, not the points the check bounded: ``admit`` holds each position
+    to what the check allowed (the difference is ruckig's rounding, at most
+    micro-radians), so that what is sent is what was checked.  A joint that
+    starts outside the limits may come back within ``Bounds.around`` its
+    start; once a position of it is inside, the limits hold.
+    """
+
+    def __init__(self, bounds: Bounds, start: Optional[Angles]) -> None:
+        """Bound a motion that starts at ``start`` (None: the limits from the first position)."""
+        self._bounds = bounds
+        self._allowed = bounds.around(start)
+
+    def admit(self, position: Angles) -> Angles:
+        """Return ``position`` held within the envelope, which it narrows where it is inside."""
+        bounds, allowed = self._bounds, self._allowed
+        for joint in (0, 1):
+            if allowed != bounds and bounds.holds(joint, position[joint]):
+                allowed = Bounds(_put(allowed.lower, joint, bounds.lower[joint]),
+                                 _put(allowed.upper, joint, bounds.upper[joint]))
+        self._allowed = allowed
+        return allowed.clamp(position)
+
+
+def _put(pair: Tuple[float, float], index: int, value: float) -> Tuple[float, float]:
+    return (value, pair[1]) if index == 0 else (pair[0], value)
 
 
 class Excursion(NamedTuple):
@@ -110,50 +154,105 @@ def position_excursion(position: Angles, bounds: Bounds) -> Optional[Excursion]:
 
 
 def motion_excursion(points: Samples, accelerations: bool, bounds: Bounds,
-                     velocities: bool = True) -> Optional[Excursion]:
+                     velocities: bool = True,
+                     start: Optional[Angles] = None) -> Optional[Excursion]:
     """
     Return the worst excursion of ``points`` as a controller follows them, or None.
 
     ``velocities`` and ``accelerations`` say what the points carry, and so
-    which polynomial joins two of them (see the module docstring).
+    which polynomial joins two of them (see the module docstring).  ``start``
+    is where the arm is as the motion begins (None: within the limits): a
+    joint outside them there is held to ``bounds.around(start)`` up to its
+    first point inside, to ``bounds`` from that point on.
     """
     seconds = points.times_ns / _NS
     worst: Optional[Excursion] = None
     for joint in (0, 1):
-        lower, upper = bounds.lower[joint], bounds.upper[joint]
         p = points.positions[:, joint]
-        if p.min() < lower or p.max() > upper:  # a point itself
-            index = int(np.argmax(np.maximum(lower - p, p - upper)))
-            worst = _worse(worst, Excursion(joint, float(p[index]),
-                                            lower if p[index] < lower else upper,
-                                            float(seconds[index])))
+        lower, upper = _held(p, bounds, joint, start)
+        if (np.any(p < lower) or np.any(p > upper)) if np.ndim(lower) else \
+                (p.min() < lower or p.max() > upper):  # a point itself
+            past = np.maximum(lower - p, p - upper)
+            index = int(np.argmax(past))
+            if past[index] > 0.0:
+                limit = _at(lower, index) if p[index] < _at(lower, index) else _at(upper, index)
+                worst = _worse(worst, Excursion(joint, float(p[index]), limit,
+                                                float(seconds[index])))
         if not velocities or p.shape[0] < 2:
             continue  # straight lines between points within the bounds stay within them
         v = points.velocities[:, joint]
         a = points.accelerations[:, joint] if accelerations else None
         hull = _bernstein(seconds, p, v, a)
-        suspect = np.flatnonzero((hull.min(axis=0) < lower) | (hull.max(axis=0) > upper))
-        for segment in suspect:
+        # a segment is held to the bounds of its first point, the entry's segment widened
+        low_end = lower[:-1] if np.ndim(lower) else lower
+        high_end = upper[:-1] if np.ndim(upper) else upper
+        suspect = np.flatnonzero((hull.min(axis=0) < low_end) | (hull.max(axis=0) > high_end))
+        for found in suspect:
+            segment = int(found)
             low, high, at = _extremes(hull[:, segment], float(seconds[segment]),
                                       float(seconds[segment + 1] - seconds[segment]))
-            if low < lower - ROUNDING:
-                worst = _worse(worst, Excursion(joint, low, lower, at[0]))
-            if high > upper + ROUNDING:
-                worst = _worse(worst, Excursion(joint, high, upper, at[1]))
+            if low < _at(low_end, segment) - ROUNDING:
+                worst = _worse(worst, Excursion(joint, low, _at(low_end, segment), at[0]))
+            if high > _at(high_end, segment) + ROUNDING:
+                worst = _worse(worst, Excursion(joint, high, _at(high_end, segment), at[1]))
     return worst
 
 
-def check_motion(points: Samples, accelerations: bool, bounds: Bounds) -> None:
+def _held(p: npt.NDArray[np.float64], bounds: Bounds, joint: int,
+          start: Optional[Angles]) -> Tuple[Any, Any]:
+    """
+    Return the lower and upper bound of each point of ``joint`` (floats: the same for all).
+
+    Widened to ``start`` up to the first point inside ``bounds`` (the entry),
+    when the joint starts outside them; the bounds themselves otherwise.
+    """
+    lower, upper = bounds.lower[joint], bounds.upper[joint]
+    if start is None or lower <= start[joint] <= upper:
+        return lower, upper
+    inside = (p >= lower) & (p <= upper)
+    entry = int(np.argmax(inside)) if inside.any() else p.shape[0]
+    low, high = np.full(p.shape, lower), np.full(p.shape, upper)
+    low[:entry], high[:entry] = min(lower, start[joint]), max(upper, start[joint])
+    return low, high
+
+
+def _at(bound: Any, index: int) -> float:
+    """Return ``bound`` at ``index``: an array's element, or the float itself."""
+    return float(bound[index]) if np.ndim(bound) else float(bound)
+
+
+def check_motion(points: Samples, accelerations: bool, bounds: Bounds,
+                 start: Optional[Angles]) -> None:
     """
     Raise ``LimitRefusal`` if ``points``, or the controller's curve through them, leave ``bounds``.
 
-    The bounds are widened to where the points start (``Bounds.around``):
-    the motion starts where the arm is.
+    ``start`` is where the arm is as they begin (``motion_excursion``): the
+    first point for a motion planned from the arm's state (``first``), None
+    for points sent without one (a single point, a path at its own timing).
     """
-    first = (float(points.positions[0, 0]), float(points.positions[0, 1]))
-    excursion = motion_excursion(points, accelerations, bounds.around(first))
+    excursion = motion_excursion(points, accelerations, bounds, start=start)
     if excursion is not None:
         raise LimitRefusal(excursion)
+
+
+def way_in(before: ArmState, points: Samples, lead_ns: int) -> Samples:
+    """
+    Return the controller's way to a trajectory's first point: from ``before``, ``lead_ns`` long.
+
+    joint_trajectory_controller interpolates from its own state, as it takes
+    the trajectory, to the first point at the trajectory's start: these two
+    points, checked like any others (a cubic when its state has velocities,
+    a quintic when it has accelerations too).
+    """
+    return Samples(np.array([0, lead_ns], np.int64),
+                   np.array([before.position, points.positions[0]]),
+                   np.array([before.velocity, points.velocities[0]]),
+                   np.array([before.acceleration, points.accelerations[0]]))
+
+
+def first(points: Samples) -> Angles:
+    """Return the first position of ``points``: where a motion planned from the arm starts."""
+    return (float(points.positions[0, 0]), float(points.positions[0, 1]))
 
 
 def _worse(one: Optional[Excursion], other: Excursion) -> Excursion:

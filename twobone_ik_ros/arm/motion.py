@@ -84,6 +84,9 @@ BREAK_TEXT = {
 #: A path that would split into more parts than this is refused (``too_many_parts``):
 #: each part is timed on its own, and a path broken that often is not one to follow.
 MAX_PARTS = 64
+#: How far (rad) an angle may lie past a limit and be on it: the rounding of
+#: ``angle + 2 pi k`` and of the solver's angles at +-pi.
+EDGE = 1e-12
 #: A move joining two parts of a path played back at its own timing: one point every
 #: so often, along the straight line in joint space (within the limits, a box).
 JOIN_POINT_SPACING_S = 0.02
@@ -209,6 +212,7 @@ def _parts(solver: TwoBoneIK, kept: npt.NDArray[np.intp], angles: FloatArray,
     splits: List[Split] = []
     previous: Tuple[Optional[float], Optional[float]] = reference or (None, None)
     gaps = np.flatnonzero(np.diff(kept) > 1) + 1  # a part ends where poses were left out
+    branches = _settled(branches, angles[:, 1])
     flips = np.flatnonzero(branches[1:] != branches[:-1]) + 1
     begin = 0
     while begin < m:
@@ -249,12 +253,12 @@ def _longest_run(angles: FloatArray, limits: JointLimits,
     best: Optional[FloatArray] = None
     best_key: Tuple[int, float] = (-1, 0.0)
     for offset in limits.offsets:
-        start = float(angles[0]) + offset
+        start = float(_onto(np.array([float(angles[0]) + offset]), limits)[0])
         if not limits.lower <= start <= limits.upper:
             continue
         track = start + travel
         turns = np.round((track - angles) / (2.0 * math.pi))
-        run = angles + (2.0 * math.pi) * turns
+        run = _onto(angles + (2.0 * math.pi) * turns, limits)
         outside = np.flatnonzero((run < limits.lower) | (run > limits.upper))
         length = int(outside[0]) if outside.size else run.shape[0]
         key = (length, -abs(start - (start if near is None else near)))
@@ -262,6 +266,36 @@ def _longest_run(angles: FloatArray, limits: JointLimits,
             best, best_key = run[:length], key
     assert best is not None  # the solver admitted the first angle: some offset holds it
     return best
+
+
+def _onto(run: FloatArray, limits: JointLimits) -> FloatArray:
+    """
+    Return ``run`` with values past a limit by no more than ``EDGE`` put on the limit.
+
+    ``angle + 2 pi k`` of an angle on the limit (the solver's pi, or -pi
+    plus one rounding) can land a rounding past it: a pose on the limit is
+    within it.
+    """
+    return np.where((run > limits.upper) & (run <= limits.upper + EDGE), limits.upper,
+                    np.where((run < limits.lower) & (run >= limits.lower - EDGE),
+                             limits.lower, run))
+
+
+def _settled(branches: npt.NDArray[np.int8], theta2: FloatArray) -> npt.NDArray[np.int8]:
+    """
+    Return the poses' branches, those on both branches given their neighbours'.
+
+    At full reach (theta2 0) and fully folded (theta2 +-pi) the two elbow
+    branches are one pose: its branch is the one of the pose before (the
+    first of the path's, the one after), so that it splits nothing.
+    """
+    both = (np.abs(theta2) <= EDGE) | (np.abs(np.abs(theta2) - math.pi) <= EDGE)
+    if not both.any() or both.all():
+        return branches
+    index = np.arange(branches.shape[0])
+    last_sure = np.maximum.accumulate(np.where(both, -1, index))
+    last_sure[last_sure < 0] = int(np.argmax(~both))
+    return branches[last_sure]
 
 
 def _own_timing(positions: FloatArray, parts: List[Tuple[int, int]],

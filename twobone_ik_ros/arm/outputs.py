@@ -52,10 +52,10 @@ from twobone_ik_ros.arm.arrival import Arrival, Warn
 from twobone_ik_ros.arm.feedback import ArmReport
 from twobone_ik_ros.arm.goals import Guard, TrajectoryGoals
 from twobone_ik_ros.arm.limit_check import (
-    Bounds, check_motion, LimitRefusal, position_excursion)
+    Bounds, check_motion, Envelope, first, LimitRefusal, position_excursion)
 from twobone_ik_ros.arm.motion import Angles, PathPlan
 from twobone_ik_ros.arm.path_timing import load_path_timing, PathMotion, run_path, time_poses
-from twobone_ik_ros.arm.planning import Limits, Planner, Samples, Timed
+from twobone_ik_ros.arm.planning import Limits, Planner, Samples, Still, Timed, Unplanned
 from twobone_ik_ros.arm.positions import PositionMessages
 from twobone_ik_ros.arm.streaming import Streamer
 from twobone_ik_ros.arm.tracking import ArmTracker, JointReader
@@ -94,6 +94,8 @@ class ArmOutput:
         self._reader = JointReader()
         self._messages = PositionMessages()
         self._listened = False  # something takes the commands (``poll``)
+        #: what the stream may publish of its motion (``limit_check.Envelope``)
+        self._envelope = Envelope(self._bounds, None)
         #: publishes one solution: (theta1, theta2, stamp, start of the move or None)
         self.send: Callable[[float, float, Any, Optional[Angles]], None] = self._send_nothing
 
@@ -145,9 +147,13 @@ class ArmOutput:
             assert self._config is not None
             self._goals.send(message, self._config)
 
-    def _sent(self, stamp: Any, goal: Angles, seconds: float) -> None:
-        """Record a move sent now, due in ``seconds``, answering the target stamped ``stamp``."""
-        move = self.arrival.sent(stamp, goal, seconds, self._listened)
+    def _sent(self, stamp: Any, goal: Angles, seconds: float, braked: int = 0) -> None:
+        """
+        Record a move sent now, due in ``seconds``, answering the target stamped ``stamp``.
+
+        ``braked``: it was planned as a stop and a move from rest (``tracking``).
+        """
+        move = self.arrival.sent(stamp, goal, seconds, self._listened, braked)
         if self._goals is not None:
             self._goals.track(move)
 
@@ -159,10 +165,18 @@ class ArmOutput:
         return self._streamer.due(motion)
 
     def configure(self, config: IKConfig) -> None:
-        """Make ``config``'s output the one in force (new entities only when it changed)."""
+        """
+        Make ``config``'s output the one in force (new entities only when it changed).
+
+        New limits (positions, velocity, acceleration, jerk, the shortest
+        move) while the arm moves rein the motion in (``_rein``).
+        """
         self._config = config
-        self._bounds = _bounds(config)
+        bounds = _bounds(config)
         planner = self._tracker.planner
+        limits_changed = bounds != self._bounds or \
+            _limits(config) != (planner.limits, planner.min_duration)
+        self._bounds = bounds
         if _limits(config) != (planner.limits, planner.min_duration):
             self._tracker.configure(_planner(config))
         names = config.joint_names
@@ -177,6 +191,8 @@ class ArmOutput:
             self._replace_entities(config.output)
         self._trajectories.configure(names, self._emit, as_bytes=self._goals is None,
                                      check=self._check)
+        if limits_changed:
+            self._rein()
 
     def _replace_entities(self, output: Output) -> None:
         """Destroy the previous output's publisher (or client) and subscription; make new ones."""
@@ -216,14 +232,20 @@ class ArmOutput:
 
     # --------------------------------------------------------- the limits
 
-    def _check(self, points: Samples, accelerations: bool) -> None:
+    def _check(self, points: Samples, accelerations: bool, start: Optional[Angles]) -> None:
         """
         Refuse ``points`` (``LimitRefusal``) if they or the controller's curve leave the limits.
 
         The one check of every motion the node commands (``limit_check``);
-        the joints may come back from where the first point is, no further out.
+        the joints may come back from ``start`` (where the arm is; None:
+        unknown), no further out, and are held to the limits once inside.
         """
-        check_motion(points, accelerations, self._bounds)
+        check_motion(points, accelerations, self._bounds, start)
+
+    def _check_planned(self, motion: Timed) -> None:
+        """Refuse a motion planned from the arm's state, which is its first point."""
+        points = motion.points()
+        self._check(points, motion.needs_accelerations, first(points))
 
     def _check_position(self, theta1: float, theta2: float) -> None:
         """Refuse a single position outside the limits (``LimitRefusal``)."""
@@ -231,9 +253,13 @@ class ArmOutput:
         if excursion is not None:
             raise LimitRefusal(excursion)
 
-    def _refused(self, goal: Angles, refusal: LimitRefusal) -> None:
-        """Count a move to ``goal`` that the check refused, and warn."""
-        self.arrival.refused(goal, refusal.excursion.describe(self._names))
+    def _refused(self, goal: Angles, refusal: Exception) -> None:
+        """Count a move to ``goal`` that the check refused, or ruckig did not plan; warn."""
+        if isinstance(refusal, LimitRefusal):
+            self.arrival.refused(goal, 'joint_limits',
+                                 f'it would take {refusal.excursion.describe(self._names)}')
+        else:
+            self.arrival.refused(goal, 'unplanned', f'ruckig did not plan it ({refusal})')
 
     # --------------------------------------------------------- one target
 
@@ -257,20 +283,32 @@ class ArmOutput:
         config = self._config
         assert config is not None
         goal = (theta1, theta2)
-        motion = self._tracker.move(goal, self._streamer.begin(config.command_rate))
+        braked = self._tracker.braked
+        try:  # the stream goes on with the move before if this one is refused
+            motion = self._tracker.move(goal, self._streamer.begin(config.command_rate),
+                                        self._check_planned)
+        except (LimitRefusal, Unplanned) as refusal:
+            self._refused(goal, refusal)
+            return
         if motion is None:
             self._check_position(theta1, theta2)
             self._streamer.stop_stream()
             self._publish_command(theta1, theta2)
         else:
-            try:
-                self._check(motion.points(), motion.needs_accelerations)
-            except LimitRefusal as refusal:
-                self._tracker.undo()  # the stream goes on with the move before
-                self._refused(goal, refusal)
-                return
-            self._streamer.stream(config.command_rate, self._publish_command)
-        self._sent(stamp, goal, 0.0 if motion is None else self._due(motion))
+            self._stream(motion)
+        self._sent(stamp, goal, 0.0 if motion is None else self._due(motion),
+                   self._tracker.braked - braked)
+
+    def _stream(self, motion: Timed) -> None:
+        """Stream the tracker's ``motion`` (just recorded), held to what its check allowed."""
+        config = self._config
+        assert config is not None
+        self._envelope = Envelope(self._bounds, first(motion.points()))
+        self._streamer.stream(config.command_rate, self._stream_command)
+
+    def _stream_command(self, theta1: float, theta2: float) -> None:
+        """Publish a position of the stream's motion, held within its ``Envelope``."""
+        self._publish_command(*self._envelope.admit((theta1, theta2)))
 
     def _publish_command(self, theta1: float, theta2: float) -> None:
         self._publisher.publish(self._messages.command(theta1, theta2))
@@ -281,14 +319,16 @@ class ArmOutput:
         config = self._config
         assert config is not None
         goal = (theta1, theta2)
+        braked = self._tracker.braked
         try:
-            motion = self._trajectories.timed(lambda begin: self._tracker.move(goal, begin))
+            motion = self._trajectories.timed(
+                lambda begin: self._tracker.move(goal, begin, self._check_planned))
             seconds = (self._trajectories.point(goal, start, config) if motion is None
                        else self._due(motion))
-        except LimitRefusal as refusal:
+        except (LimitRefusal, Unplanned) as refusal:
             self._refused(goal, refusal)
             return
-        self._sent(stamp, goal, seconds)
+        self._sent(stamp, goal, seconds, self._tracker.braked - braked)
 
     def republish(self, position: Angles, stamp: Any) -> None:
         """Publish ``position`` again on joint_states (that output only; not if limits changed)."""
@@ -332,8 +372,8 @@ class ArmOutput:
         output = self._output
         if output is not None and output.sends_trajectories:
             self._trajectories.plan(plan)
-        else:  # the path's own timing: no move planned
-            self._check(at_rest(plan.times_ns, plan.positions), False)
+        else:  # the path's own timing: no move planned, from wherever the arm is
+            self._check(at_rest(plan.times_ns, plan.positions), False, None)
             self._streamer.play(plan.positions, plan.times_ns,
                                 self._publish_command if output is Output.FORWARD_COMMAND
                                 else self._publish_now)
@@ -372,12 +412,67 @@ class ArmOutput:
             return self._trajectories.timed(start)
         motion = start(self._streamer.begin(config.command_rate))
         if motion is not None:
-            self._streamer.stream(config.command_rate, self._publish_command)
+            self._stream(motion)
         return motion
 
     def stop_playback(self) -> None:
         """Stop a path being played back (a new target or path replaces it)."""
         self._streamer.stop_playback()
+
+    # --------------------------------------------------------- new limits
+
+    def _rein(self) -> None:
+        """
+        Bring what moves the arm within new limits: nothing sent after the change goes past them.
+
+        A path played back at its own timing stops if what is still to come
+        leaves them.  A controller's move under way is re-planned to its goal
+        held inside the new limits, a path stopped (``ArmTracker.rein``: the
+        move, else the quickest stop and a move from rest, else a move from
+        rest where the arm is), and sent as a target's move is, answering the
+        same stamp; the move before is superseded (doc/motion.md).
+        """
+        output, config, tracker = self._output, self._config, self._tracker
+        assert output is not None and config is not None
+        ahead = self._streamer.ahead()
+        if ahead is not None:
+            if any(position_excursion((float(p[0]), float(p[1])), self._bounds) is not None
+                   for p in ahead):
+                self._streamer.stop_playback()
+                self._node.get_logger().warning(
+                    'the joint limits changed while a path was played back: it stopped, as '
+                    'its poses still to come leave the new limits')
+            return
+        motion = tracker.motion
+        if motion is None or not output.drives_controller:
+            return
+        goal = None if isinstance(motion, PathMotion) else self._inside(motion.goal)
+        pending = self.arrival.ledger.pending
+        stamp = pending.stamp if pending is not None else \
+            self._node.get_clock().now().to_msg()
+
+        def rein(begin: int) -> Optional[Timed]:
+            return tracker.rein(begin, goal, self._inside, self._check_planned)
+
+        if output.sends_trajectories:
+            reined = self._trajectories.timed(rein)
+        else:
+            reined = rein(self._streamer.begin(config.command_rate))
+            if reined is not None:
+                self._stream(reined)
+        if reined is None:
+            return  # the motion was over
+        self._sent(stamp, reined.goal, self._due(reined))
+        self._node.get_logger().warning(
+            'the limits changed while the arm moved: '
+            + ('it is held where it was: no motion within them could be planned'
+               if isinstance(reined, Still) else 'the path stopped within them'
+               if goal is None else
+               f'the move re-planned within them, to {goal[0]:.6g} {goal[1]:.6g}'))
+
+    def _inside(self, position: Angles) -> Angles:
+        """Return ``position`` held inside the joint limits (the nearest position inside)."""
+        return self._bounds.clamp(position)
 
     def clock_jumped(self) -> None:
         """

@@ -62,7 +62,6 @@ start), not with the package: a display node does without it.
 
 from __future__ import annotations
 
-import bisect
 import functools
 import math
 from typing import Any, List, NamedTuple, Optional, Sequence
@@ -70,8 +69,9 @@ from typing import Any, List, NamedTuple, Optional, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from twobone_ik_ros.arm.limit_check import Bounds, check_motion, LimitRefusal
-from twobone_ik_ros.arm.planning import Angles, ArmState, Limits, Planner, Samples, Timed
+from twobone_ik_ros.arm.limit_check import Bounds, check_motion, first, LimitRefusal
+from twobone_ik_ros.arm.planning import (
+    Angles, ArmState, Chain, Limits, Planner, Samples, Timed, Unplanned)
 
 #: toppra's trajectory is sampled this often for the quintics (and the
 #: controller's points): 10 ms did no better on the test paths, with twice the points.
@@ -91,6 +91,8 @@ SAME_POSE = 1e-9
 #: How near (rad, rad/s) the arm must be to the first pose, at rest, to start
 #: the path without a move there first.
 ON_POSE = 1e-6
+#: The shortest step between two poses timed by the velocity limit (``_by_velocity``).
+MIN_STEP_S = 1e-6
 #: A stretch closer to 1 than this is rounding, not a retiming.
 RETIME_TOLERANCE = 1e-9
 _NS = 1_000_000_000
@@ -159,7 +161,7 @@ class TimedPath(NamedTuple):
         return (float(a[0]), float(a[1]))
 
 
-class PathMotion:
+class PathMotion(Chain):
     """
     A path's parts timed within the limits, with the moves before and between them.
 
@@ -170,41 +172,10 @@ class PathMotion:
 
     def __init__(self, pieces: Sequence[Timed], parts: Sequence[TimedPath]) -> None:
         """Run ``pieces`` (the moves and ``parts``, in order) one after the other."""
-        self._pieces = list(pieces)
-        self._starts = [0.0]
-        for piece in self._pieces:
-            self._starts.append(self._starts[-1] + piece.duration)
-        self.duration: float = self._starts[-1]
-        self.goal = parts[-1].goal
+        super().__init__(pieces)
         self.parts = len(parts)
         self.stretch = max(part.stretch for part in parts)
         self.retimed = any(part.retimed for part in parts)
-        self.needs_accelerations = all(piece.needs_accelerations for piece in self._pieces)
-
-    def at(self, seconds: float) -> ArmState:
-        """Return the state ``seconds`` after the start; the last pose, at rest, after the end."""
-        if seconds >= self.duration:
-            return ArmState(self.goal)
-        index = max(0, bisect.bisect_right(self._starts, seconds) - 1)
-        return self._pieces[index].at(seconds - self._starts[index])
-
-    def points(self) -> Samples:
-        """
-        Return the controller's points: each piece's, one after the other.
-
-        Where two pieces meet they share a point (a move ends as the part it
-        leads to starts: the same position, at rest, the same acceleration),
-        which is given once, as the later piece's first: a finished move's
-        last point says "at rest", not the acceleration it arrives with.
-        """
-        tables = []
-        last = len(self._pieces) - 1
-        for index, (piece, begin) in enumerate(zip(self._pieces, self._starts)):
-            samples = piece.points()
-            keep = slice(None) if index == last else slice(None, -1)
-            tables.append(Samples(samples.times_ns[keep] + round(begin * _NS),
-                                  *(column[keep] for column in samples[1:])))
-        return Samples(*(np.concatenate(columns) for columns in zip(*tables)))
 
 
 def time_poses(positions: npt.ArrayLike, offsets_s: Optional[npt.ArrayLike],
@@ -228,7 +199,10 @@ def time_poses(positions: npt.ArrayLike, offsets_s: Optional[npt.ArrayLike],
     if pts.shape[0] == 1:
         return TimedPath(_still(pts[0]), start, goal, 1.0, False)
     if offsets is None:
-        spline = _optimal(pts, limits)
+        try:
+            spline = _optimal(pts, limits)
+        except Unplanned:  # toppra found no timing: the monotone cubics', by the limits
+            return _by_velocity(pts, start, goal, limits)
     else:
         spline = _spline(offsets - offsets[0], pts)
     stretch = _stretch(spline, limits)
@@ -240,13 +214,13 @@ def time_poses(positions: npt.ArrayLike, offsets_s: Optional[npt.ArrayLike],
 
 
 def start_path(parts: Sequence[TimedPath], start: Optional[ArmState],
-               planner: Planner) -> Optional[PathMotion]:
+               planner: Planner) -> PathMotion:
     """
     Return ``parts`` run one after the other from ``start``, joined by moves.
 
     A move to the first part first unless the arm is there at rest
     (``start`` None: it is taken to be there), and one from each part's end
-    to the next part's start.  None when a move cannot be planned.  The
+    to the next part's start (``Unplanned`` when one cannot be).  The
     moves' acceleration is continuous (``Planner.continuous``): each leaves
     as the part before ends and arrives as the part after starts, so the
     point where two meet has one acceleration, as points that carry
@@ -256,17 +230,15 @@ def start_path(parts: Sequence[TimedPath], start: Optional[ArmState],
     here = start
     for part in parts:
         if here is not None and not _at_rest_on(here, part.start):
-            move = planner.continuous().plan(here, part.start, part.start_acceleration())
-            if move is None:
-                return None
-            pieces.append(move)
+            pieces.append(planner.continuous().plan(here, part.start,
+                                                    part.start_acceleration()))
         pieces.append(part)
         here = ArmState(part.goal, (0.0, 0.0), part.end_acceleration())
     return PathMotion(pieces, parts)
 
 
 def start_monotone_path(parts: Sequence[TimedPath], start: Optional[ArmState],
-                        planner: Planner, lower: Angles, upper: Angles) -> Optional[PathMotion]:
+                        planner: Planner, lower: Angles, upper: Angles) -> PathMotion:
     """
     Return ``parts`` as ``monotone`` cubics within [lower, upper], joined by moves from rest.
 
@@ -281,36 +253,33 @@ def start_monotone_path(parts: Sequence[TimedPath], start: Optional[ArmState],
     here = start
     for part in cubics:
         if here is not None and not _at_rest_on(here, part.start):
-            move = planner.plan(here, part.start)
-            if move is None:
-                return None
-            pieces.append(move)
+            pieces.append(planner.plan(here, part.start))
         pieces.append(part)
         here = ArmState(part.goal)
     return PathMotion(pieces, cubics)
 
 
 def run_path(parts: Sequence[TimedPath], start: Optional[ArmState], planner: Planner,
-             bounds: Bounds) -> Optional[PathMotion]:
+             bounds: Bounds) -> PathMotion:
     """
-    Return ``parts`` run from ``start`` within ``bounds``; None if a move cannot be planned.
+    Return ``parts`` run from ``start`` within ``bounds``.
 
     The smooth timing (``start_path``) unless it, or the controller's curve
     through its points, leaves the bounds (a spline that overshoots between
     poses near a limit); then the monotone one, which cannot
-    (``start_monotone_path``).  ``LimitRefusal`` if that is refused too.
+    (``start_monotone_path``).  ``LimitRefusal`` if that is refused too,
+    ``Unplanned`` when a move cannot be planned.
     """
     motion = start_path(parts, start, planner)
-    if motion is None:
-        return None
+    points = motion.points()
     try:
-        check_motion(motion.points(), motion.needs_accelerations, bounds)
+        check_motion(points, motion.needs_accelerations, bounds, first(points))
         return motion
     except LimitRefusal:
         pass
     fallback = start_monotone_path(parts, start, planner, bounds.lower, bounds.upper)
-    if fallback is not None:
-        check_motion(fallback.points(), fallback.needs_accelerations, bounds)
+    points = fallback.points()
+    check_motion(points, fallback.needs_accelerations, bounds, first(points))
     return fallback
 
 
@@ -456,16 +425,36 @@ def _toppra_trajectory(pts: npt.NDArray[np.float64], limits: Limits) -> Any:
     path = toppra.SplineInterpolator(along, pts)
     velocity = np.array([[-limits.velocity, limits.velocity]] * 2)
     acceleration = np.array([[-limits.acceleration, limits.acceleration]] * 2)
-    solver = algorithm.TOPPRA(
-        [constraint.JointVelocityConstraint(velocity),
-         constraint.JointAccelerationConstraint(acceleration)],
-        path, parametrizer='ParametrizeSpline',
-        gridpt_min_nb_points=min(MAX_GRID_POINTS,
-                                 max(MIN_GRID_POINTS, GRID_PER_POSE * len(pts))))
-    trajectory = solver.compute_trajectory(0.0, 0.0)
-    if trajectory is None:
-        raise RuntimeError('toppra found no parameterisation of the path')
+    try:
+        solver = algorithm.TOPPRA(
+            [constraint.JointVelocityConstraint(velocity),
+             constraint.JointAccelerationConstraint(acceleration)],
+            path, parametrizer='ParametrizeSpline',
+            gridpt_min_nb_points=min(MAX_GRID_POINTS,
+                                     max(MIN_GRID_POINTS, GRID_PER_POSE * len(pts))))
+        trajectory = solver.compute_trajectory(0.0, 0.0)
+    except Exception as error:  # noqa: B902  (a library's own failure, whatever its type)
+        raise Unplanned('toppra', str(error)) from None
+    if trajectory is None:  # a path toppra calls uncontrollable (poses nanometres apart)
+        raise Unplanned('toppra', 'no parameterisation of the path')
     return trajectory
+
+
+def _by_velocity(pts: npt.NDArray[np.float64], start: Angles, goal: Angles,
+                 limits: Limits) -> TimedPath:
+    """
+    Return the poses timed without toppra: monotone cubics, each step by the velocity limit.
+
+    For a path toppra cannot parameterise (poses nanometres apart): each
+    step takes its largest joint change over the velocity limit, then
+    ``monotone`` joins the poses, at rest at both ends, and stretches the
+    timing into the limits.
+    """
+    steps = np.abs(np.diff(pts, axis=0)).max(axis=1) / limits.velocity
+    times = np.concatenate(([0.0], np.cumsum(np.maximum(steps, MIN_STEP_S))))
+    rough = TimedPath(_spline(times, pts), start, goal, 1.0, False)
+    outside = (-math.inf, -math.inf)
+    return monotone(rough, outside, (math.inf, math.inf), limits)._replace(stretch=1.0)
 
 
 def _distinct(pts: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:

@@ -37,6 +37,7 @@ runs without ruckig installed (``model.dependencies``).
 
 from __future__ import annotations
 
+import bisect
 import math
 from typing import Any, List, NamedTuple, Optional, Protocol, Sequence, Tuple
 
@@ -55,6 +56,8 @@ MIN_KNOT_SPACING_S = 1e-4
 #: accelerations, which a profile whose acceleration steps cannot give.
 RAMP_S = 0.02
 _AT_REST = (0.0, 0.0)
+#: How long a ``Still`` lasts: one point after its first, for a controller.
+HOLD_S = 1e-3
 
 
 class Limits(NamedTuple):
@@ -95,6 +98,10 @@ class Timed(Protocol):
         """Return its seconds."""
 
     @property
+    def goal(self) -> Angles:
+        """Return where it ends, at rest."""
+
+    @property
     def needs_accelerations(self) -> bool:
         """
         Tell whether the controller follows the points only with their accelerations.
@@ -122,6 +129,7 @@ class Motion:
         self.duration: float = trajectory.duration
         #: jerk-limited: the acceleration is continuous, one value at each point
         self.needs_accelerations = needs_accelerations
+        self._points: Optional[Samples] = None  # made by the first ``points`` (checked, sent)
 
     def at(self, seconds: float) -> ArmState:
         """Return the state ``seconds`` after the start; the goal, at rest, from the end on."""
@@ -169,8 +177,100 @@ class Motion:
                        table[:, 4:6])
 
     def points(self) -> Samples:
-        """Return the controller's points: the start, the motion at every knot, the goal."""
-        return self.samples([0.0, *self.knots()])
+        """Return the controller's points: the start, the motion at every knot, the goal (once)."""
+        if self._points is None:
+            self._points = self.samples([0.0, *self.knots()])
+        return self._points
+
+
+class Chain:
+    """
+    Timed motions run one after the other as one (a stop, then a move; a path's pieces).
+
+    Where two meet they share a point, given once, as the later one's first.
+    """
+
+    def __init__(self, pieces: Sequence[Timed]) -> None:
+        """Run ``pieces`` in order, each from where and how the one before ends."""
+        self.pieces = list(pieces)
+        self._starts = [0.0]
+        for piece in self.pieces:
+            self._starts.append(self._starts[-1] + piece.duration)
+        self.duration: float = self._starts[-1]
+        self.needs_accelerations = all(piece.needs_accelerations for piece in self.pieces)
+        self._points: Optional[Samples] = None
+
+    @property
+    def goal(self) -> Angles:
+        """Return where the last piece ends."""
+        return self.pieces[-1].goal
+
+    def at(self, seconds: float) -> ArmState:
+        """Return the state ``seconds`` after the start; the last piece's end after the end."""
+        index = max(0, min(bisect.bisect_right(self._starts, seconds) - 1, len(self.pieces) - 1))
+        return self.pieces[index].at(seconds - self._starts[index])
+
+    def points(self) -> Samples:
+        """
+        Return the controller's points: each piece's, one after the other.
+
+        Where two pieces meet the point is the later piece's first: a move's
+        last point says "at rest", not the acceleration it arrives with.
+        Made once (checked, then sent).
+        """
+        if self._points is not None:
+            return self._points
+        tables = []
+        last = len(self.pieces) - 1
+        for index, (piece, begin) in enumerate(zip(self.pieces, self._starts)):
+            samples = piece.points()
+            keep = slice(None) if index == last else slice(None, -1)
+            tables.append(Samples(samples.times_ns[keep] + round(begin * _NS),
+                                  *(column[keep] for column in samples[1:])))
+        self._points = Samples(*(np.concatenate(columns) for columns in zip(*tables)))
+        return self._points
+
+
+class Still:
+    """
+    The arm held where it is, at rest: the one motion that needs no planner.
+
+    What a motion under way becomes when new limits leave nothing else to
+    plan (``ArmTracker.rein``): its velocity steps to zero, its position
+    stays, and so it goes no further out.  Two points, ``HOLD_S`` apart.
+    """
+
+    def __init__(self, position: Angles) -> None:
+        """Hold ``position``."""
+        self.goal = position
+        self.duration = HOLD_S
+        self.needs_accelerations = False
+
+    def at(self, seconds: float) -> ArmState:
+        """Return the position, at rest, whenever."""
+        return ArmState(self.goal)
+
+    def points(self) -> Samples:
+        """Return the position twice, at rest."""
+        still = np.zeros((2, 2))
+        return Samples(np.array([0, round(HOLD_S * _NS)], np.int64),
+                       np.array([self.goal, self.goal], np.float64), still, still)
+
+
+class Unplanned(Exception):
+    """
+    A move ruckig did not plan: ``reason`` is a label for the counters, the text says more.
+
+    ``refused_input`` (a state it cannot read, such as a non-finite value),
+    its result's name when it names one, or ``unnamed_result`` for a result
+    its Python binding has no name for (ruckig 0.x raises ``ValueError('-101
+    is not a valid Result')`` for a move longer than its duration bound).
+    """
+
+    def __init__(self, reason: str, text: str) -> None:
+        """Carry ``reason`` and ``text``."""
+        super().__init__(f'{reason}: {text}')
+        self.reason = reason
 
 
 class Planner:
@@ -182,20 +282,26 @@ class Planner:
         self.min_duration = min_duration
         self._ruckig: Any = None
         self._input: Any = None
+        self._stop: Any = None
         self._continuous: Optional[Planner] = None
 
     def _start(self) -> None:
-        """Import ruckig and make its planner and input, once."""
-        from ruckig import InputParameter, Ruckig
+        """Import ruckig and make its planner and inputs (a move, a stop), once."""
+        from ruckig import ControlInterface, InputParameter, Ruckig
         limits = self.limits
-        given = InputParameter(2)
-        given.max_velocity = [limits.velocity] * 2
-        given.max_acceleration = [limits.acceleration] * 2
-        given.max_jerk = [limits.jerk] * 2
-        given.target_velocity = [0.0, 0.0]
+        inputs = []
+        for _ in range(2):
+            given = InputParameter(2)
+            given.max_velocity = [limits.velocity] * 2
+            given.max_acceleration = [limits.acceleration] * 2
+            given.max_jerk = [limits.jerk] * 2
+            given.target_velocity = [0.0, 0.0]
+            given.target_acceleration = [0.0, 0.0]
+            inputs.append(given)
+        self._input, self._stop = inputs
         if self.min_duration > 0.0:
-            given.minimum_duration = self.min_duration
-        self._input = given
+            self._input.minimum_duration = self.min_duration
+        self._stop.control_interface = ControlInterface.Velocity
         self._ruckig = Ruckig(2)
 
     def continuous(self) -> 'Planner':
@@ -213,30 +319,52 @@ class Planner:
         return self._continuous
 
     def plan(self, start: ArmState, goal: Angles,
-             arrival_acceleration: Angles = _AT_REST) -> Optional[Motion]:
+             arrival_acceleration: Angles = _AT_REST) -> Motion:
         """
         Return the move from ``start`` to ``goal`` (at rest), both joints arriving together.
 
-        None when ruckig refuses the input (a state it cannot read, such as a
-        non-finite value); the caller says so.  Ruckig's time-synchronised
-        motion is time-optimal for the slower joint under these limits.
-        ``arrival_acceleration`` (jerk-limited planners only): the move ends
-        still but already accelerating so, as a path starts.
+        ``Unplanned`` when ruckig does not plan it; the caller counts it.
+        Ruckig's time-synchronised motion is time-optimal for the slower joint
+        under these limits.  ``arrival_acceleration`` (jerk-limited planners
+        only): the move ends still but already accelerating so, as a path starts.
         """
-        from ruckig import Result, RuckigError, Trajectory
         if self._ruckig is None:
             self._start()
         given = self._input
-        given.target_acceleration = list(arrival_acceleration)
+        # a path's start can ask for its limit and a rounding more, which ruckig refuses
+        most = self.limits.acceleration
+        given.target_acceleration = [min(max(a, -most), most) for a in arrival_acceleration]
+        given.target_position = list(goal)
+        return self._calculate(given, start, goal)
+
+    def stop(self, start: ArmState) -> Motion:
+        """
+        Return the quickest stop from ``start`` within the limits, both joints still together.
+
+        A joint's stop is monotone: it goes no further than braking at the
+        limits takes it, the least distance the arm can stop in.  Its goal
+        is where it comes to rest.  ``Unplanned`` as ``plan``.
+        """
+        if self._ruckig is None:
+            self._start()
+        return self._calculate(self._stop, start, None)
+
+    def _calculate(self, given: Any, start: ArmState, goal: Optional[Angles]) -> Motion:
+        """Run ruckig on ``given`` from ``start``, to ``goal`` (None: where the motion ends)."""
+        from ruckig import Result, RuckigError, Trajectory
         given.current_position = list(start.position)
         given.current_velocity = list(start.velocity)
         given.current_acceleration = list(start.acceleration)
-        given.target_position = list(goal)
         trajectory = Trajectory(2)
         try:
             result = self._ruckig.calculate(given, trajectory)
-        except RuckigError:  # raised for input it rejects (NaN, inf)
-            return None
+        except RuckigError as error:  # raised for input it rejects (NaN, inf)
+            raise Unplanned('refused_input', str(error)) from None
+        except ValueError as error:  # a result the binding has no name for
+            raise Unplanned('unnamed_result', str(error)) from None
         if result not in (Result.Working, Result.Finished):
-            return None
+            raise Unplanned(str(result.name), 'ruckig found no motion')
+        if goal is None:
+            end = trajectory.at_time(trajectory.duration)[0]
+            goal = (float(end[0]), float(end[1]))
         return Motion(trajectory, start, goal, math.isfinite(self.limits.jerk))

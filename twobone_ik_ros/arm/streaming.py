@@ -141,6 +141,14 @@ class Streamer:
             self._node.destroy_timer(self._playback_timer)
             self._playback_timer = None
 
+    def ahead(self) -> Optional[np.ndarray]:
+        """Return the poses of the path played back from the one due now on (None: no path)."""
+        if self._playback is None:
+            return None
+        positions, times_ns, start, _ = self._playback
+        index = int(np.searchsorted(times_ns, self._now() - start, side='right')) - 1
+        return positions[max(index, 0):]
+
     @property
     def playing(self) -> bool:
         """Tell whether a path is being played back."""

@@ -38,9 +38,15 @@ by name, in any order, other joints ignored, a non-finite value refused.
 from __future__ import annotations
 
 import math
-from typing import List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
-from twobone_ik_ros.arm.planning import Angles, ArmState, Motion, Planner, Timed
+from twobone_ik_ros.arm.limit_check import LimitRefusal
+from twobone_ik_ros.arm.planning import (
+    Angles, ArmState, Chain, Planner, Still, Timed, Unplanned)
+
+#: What ``ArmTracker.move`` asks of a move before it takes it: raise
+#: ``LimitRefusal`` to refuse it (``outputs``: the one check, ``limit_check``).
+Check = Callable[[Timed], None]
 
 #: How far (in seconds of travel at the velocity limit) the measured arm may
 #: be from the node's move and still be taken to follow it.
@@ -60,6 +66,8 @@ class ArmTracker:
         self.measured: Optional[Angles] = None
         self.measured_velocity: Optional[Angles] = None
         self._last_heard: Optional[Angles] = None  # kept when the measurement goes stale
+        #: moves planned as a stop and a move from rest (``move``)
+        self.braked = 0
 
     def configure(self, planner: Planner) -> None:
         """Plan the next moves with ``planner``; the move under way stays."""
@@ -123,15 +131,84 @@ class ArmTracker:
         acceleration = commanded.acceleration if commanded else (0.0, 0.0)
         return ArmState(measured, velocity, acceleration)
 
-    def move(self, goal: Angles, now_ns: int) -> Optional[Motion]:
-        """Plan and record the move to ``goal`` starting at ``now_ns``; None if it cannot be."""
+    def move(self, goal: Angles, now_ns: int, check: Check) -> Optional[Timed]:
+        """
+        Plan, check and record the move to ``goal`` starting at ``now_ns``; None: no state.
+
+        The time-optimal move first.  From a moving state it may pass a limit
+        before it turns (ruckig overshoots to arrive sooner), where stopping
+        first would not: then the quickest stop within the limits followed by
+        the move from rest (a ``Chain``, ``braked`` counts them).  A stop goes
+        no further than braking at the limits does, so when the move under
+        way keeps the limits, so does its stop.  ``LimitRefusal`` (the first
+        plan's) when neither passes ``check``; ``Unplanned`` from the planner.
+        """
         start = self.state(now_ns)
         if start is None:
             return None
-        motion = self.planner.plan(start, goal)
-        if motion is not None:
-            self.run(motion, now_ns)
+        motion: Timed = self.planner.plan(start, goal)
+        try:
+            check(motion)
+        except LimitRefusal as refusal:
+            if start.velocity == (0.0, 0.0) and start.acceleration == (0.0, 0.0):
+                raise
+            stop = self.planner.stop(start)
+            motion = Chain((stop, self.planner.plan(ArmState(stop.goal), goal)))
+            try:
+                check(motion)
+            except LimitRefusal:
+                raise refusal from None
+            self.braked += 1
+        self.run(motion, now_ns)
         return motion
+
+    def rein(self, now_ns: int, goal: Optional[Angles], inside: Callable[[Angles], Angles],
+             check: Check) -> Optional[Timed]:
+        """
+        Re-plan the motion under way at ``now_ns`` within new limits; None if it is over.
+
+        ``goal`` is where the move was going, held inside the new limits
+        (None for a path: the arm stops); ``inside`` holds a position inside
+        them; ``check`` is theirs.  The first of these that is planned and
+        passes it is recorded and returned: the move from the arm's state; the
+        quickest stop, then a move from rest to the goal (or back inside from
+        where it stopped); a move from rest where the arm is, which steps the
+        velocity to zero but cannot leave the limits (each joint moves
+        monotonically toward a goal inside them); the arm held where it is
+        (``Still``), when ruckig plans none of these (a state it cannot brake
+        from under the new limits, a move longer than it can time).
+        """
+        start = self.state(now_ns)
+        if start is None or not self.moving(now_ns):
+            return None
+        planner = self.planner
+
+        def direct() -> Timed:
+            assert goal is not None
+            return planner.plan(start, goal)
+
+        def stop_then_go() -> Timed:
+            stop = planner.stop(start)
+            after = goal if goal is not None else inside(stop.goal)
+            return stop if after == stop.goal else Chain(
+                (stop, planner.plan(ArmState(stop.goal), after)))
+
+        def from_rest() -> Timed:
+            return planner.plan(ArmState(start.position),
+                                goal if goal is not None else inside(start.position))
+
+        for plan in (direct, stop_then_go, from_rest) if goal is not None else (
+                stop_then_go, from_rest):
+            try:
+                motion = plan()
+                check(motion)
+            except (Unplanned, LimitRefusal):
+                continue
+            self.run(motion, now_ns)
+            return motion
+        still = Still(start.position)
+        self.run(still, now_ns)
+        return still
 
 
 def _within(a: Tuple[float, float], b: Tuple[float, float], distance: float) -> bool:

@@ -37,8 +37,9 @@ import numpy.typing as npt
 from rclpy.node import Node
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 from twobone_ik_ros.arm.commands import duration, joint_trajectory
+from twobone_ik_ros.arm.limit_check import LimitRefusal, way_in
 from twobone_ik_ros.arm.motion import Angles, move_time, PathPlan
-from twobone_ik_ros.arm.planning import Samples, Timed
+from twobone_ik_ros.arm.planning import ArmState, Samples, Timed
 from twobone_ik_ros.arm.tracking import ArmTracker
 from twobone_ik_ros.arm.trajectory_wire import TrajectoryWriter
 from twobone_ik_ros.model.parameters import IKConfig
@@ -58,8 +59,9 @@ def _nowhere(message: Any) -> None:
 
 
 #: What ``outputs`` checks every trajectory's points with before they go (the
-#: points, whether they carry accelerations); it raises to refuse them.
-Check = Callable[[Samples, bool], None]
+#: points, whether they carry accelerations, where the arm is as they begin or
+#: None); it raises ``LimitRefusal`` to refuse them.
+Check = Callable[[Samples, bool, Optional[Angles]], None]
 
 
 class TrajectorySender:
@@ -73,7 +75,7 @@ class TrajectorySender:
         self._writer: Optional[TrajectoryWriter] = None
         self._as_bytes = False
         self._emit: Callable[[Any], None] = _nowhere
-        self._check: Check = lambda points, accelerations: None
+        self._check: Check = lambda points, accelerations, start: None
         self._point = JointTrajectory()
         self._point.points = [JointTrajectoryPoint()]
         self._point.points[0].positions = array('d', (0.0, 0.0))
@@ -107,31 +109,54 @@ class TrajectorySender:
         Planned again from a later start when making the message took the
         node past ``begin - LATE_MARGIN_NS`` (a collector pass, a busy
         machine): the controller jumps a trajectory whose start has passed to
-        where it should be by then.  ``plan`` records the motion in the
-        tracker; a motion not sent is undone there.  None when ``plan`` is.
+        where it should be by then.  ``plan`` checks the motion
+        (``limit_check``, raising to refuse it) and records it in the tracker;
+        a motion not sent is undone there.  None when ``plan`` is.
+
+        Until ``begin`` the controller interpolates from its own state to the
+        first point (a cubic, or a quintic, when its state has velocities):
+        that segment is checked too, from the state the node commands now.
+        Should it leave the limits, the trajectory starts now instead
+        (``begin`` without the lead): the controller then has no such segment
+        and takes the checked motion where it is due.
         """
         clock = self._node.get_clock()
-        for attempt in range(PLAN_ATTEMPTS):
-            begin = clock.now().nanoseconds + START_DELAY_NS
+        lead = START_DELAY_NS
+        attempts = 0
+        while True:
+            now = clock.now().nanoseconds
+            before = self._tracker.state(now)  # the controller's, as far as the node knows
+            begin = now + lead
             motion = plan(begin)
             if motion is None:
                 return None
-            try:
-                message = self._message(motion, begin)
-            except Exception:  # refused by the check: the motion before is under way still
+            points = motion.points()  # checked by ``plan``, which refuses by raising
+            if lead and before is not None and not self._lead_within(before, points, lead):
                 self._tracker.undo()
-                raise
-            if clock.now().nanoseconds <= begin - LATE_MARGIN_NS or attempt + 1 == PLAN_ATTEMPTS:
+                lead = 0
+                continue
+            message = self._message(points, motion.needs_accelerations, begin)
+            attempts += 1
+            if not lead or clock.now().nanoseconds <= begin - LATE_MARGIN_NS or \
+                    attempts == PLAN_ATTEMPTS:
                 break
             self._tracker.undo()
         self._emit(message)
         return motion
 
-    def _message(self, motion: Timed, start_ns: int) -> Any:
-        """Return the motion's points as a message (bytes when they may be and can be)."""
-        points = motion.points()
-        self._check(points, motion.needs_accelerations)
-        accelerations = points.accelerations if motion.needs_accelerations else None
+    def _lead_within(self, before: ArmState, points: Samples, lead_ns: int) -> bool:
+        """Tell whether the controller's way from ``before`` to the first point keeps them."""
+        lead = way_in(before, points, lead_ns)
+        try:
+            self._check(lead, False, before.position)  # a cubic: a state with velocities
+            self._check(lead, True, before.position)  # a quintic: with accelerations too
+        except LimitRefusal:
+            return False
+        return True
+
+    def _message(self, points: Samples, accelerations_needed: bool, start_ns: int) -> Any:
+        """Return the points as a message (bytes when they may be and can be)."""
+        accelerations = points.accelerations if accelerations_needed else None
         writer = self._writer if self._as_bytes else None
         if writer is not None:
             return writer.write(points.positions, points.times_ns, points.velocities,
@@ -149,7 +174,7 @@ class TrajectorySender:
         plan from.  The controller interpolates from where the arm is.
         """
         point = self._point.points[0]
-        self._check(at_rest(np.zeros(1, np.int64), np.array([goal])), False)
+        self._check(at_rest(np.zeros(1, np.int64), np.array([goal])), False, None)
         point.positions[0], point.positions[1] = goal
         seconds = move_time(start, goal, config.max_joint_velocity, config.min_move_time)
         point.time_from_start = duration(round(seconds * 1e9))
@@ -159,7 +184,7 @@ class TrajectorySender:
     def plan(self, plan: PathPlan) -> None:
         """Send a path at its own timing (no arm state to time it from), starting now."""
         # positions only: straight lines, which stay between two points as cubics at rest do
-        self._check(at_rest(plan.times_ns, plan.positions), False)
+        self._check(at_rest(plan.times_ns, plan.positions), False, None)
         writer = self._writer if self._as_bytes else None
         self._emit(writer.write(plan.positions, plan.times_ns) if writer is not None
                    else joint_trajectory(self._names, plan.positions, plan.times_ns))

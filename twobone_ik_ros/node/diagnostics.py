@@ -61,6 +61,7 @@ PATH_REJECTION_TEXT: Dict[str, str] = {
     **REJECTION_TEXT, **BREAK_TEXT,
     'empty': 'the path has no poses',
     'too_many_parts': f'the joint limits would split it into more than {MAX_PARTS} parts',
+    'unplanned': 'ruckig planned no move to it or between its parts',
 }
 PATH_REJECT_REASONS = tuple(PATH_REJECTION_TEXT)
 HARDWARE_ID = 'twobone_ik'
@@ -85,6 +86,8 @@ class TargetCounters:
     #: the elbow flips among their splits
     paths_split: int = 0
     path_flips: int = 0
+    #: poses of followed paths left out because no elbow branch fits the limits
+    path_poses_skipped: int = 0
     #: stamped paths a controller output stretched to keep the joints' limits
     paths_retimed: int = 0
 
@@ -190,6 +193,7 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
         ('paths.clamped_poses', counters.path_poses_clamped),
         ('paths.split', counters.paths_split),
         ('paths.flips', counters.path_flips),
+        ('paths.skipped_poses', counters.path_poses_skipped),
         ('paths.retimed', counters.paths_retimed),
     ]
     if arm is not None:
@@ -197,7 +201,7 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
         values += [('arm_state', arm.position), ('arm_state.age', arm.age),
                    ('arm_state.stale', arm.stale),
                    ('moves.sent', moves.sent), ('moves.reached', moves.reached),
-                   ('moves.superseded', moves.superseded)]
+                   ('moves.superseded', moves.superseded), ('moves.braked', moves.braked)]
         values += [(f'moves.failed.{reason}', count)
                    for reason, count in moves.failed.counts.items()]
         if arm.goals:

@@ -39,6 +39,7 @@ from std_msgs.msg import Header
 from twobone_ik_ros.arm.limit_check import LimitRefusal
 from twobone_ik_ros.arm.motion import Angles, BREAK_TEXT, PathPlan, plan_path
 from twobone_ik_ros.arm.outputs import ArmOutput
+from twobone_ik_ros.arm.planning import Unplanned
 from twobone_ik_ros.model.parameters import IKConfig
 from twobone_ik_ros.node.diagnostics import PATH_REJECTION_TEXT, TargetCounters
 from twobone_ik_ros.node.frames import apply_transform, TargetFrames
@@ -118,13 +119,24 @@ class PathFollower:
             self._reject(Reason.JOINT_LIMITS.label, lambda: (
                 f'path of {len(points)} poses rejected: its motion would take {why}'))
             return
+        except Unplanned as error:  # ruckig's: a move to it or between its parts
+            detail = str(error)
+            self._reject('unplanned', lambda: (
+                f'path of {len(points)} poses rejected: ruckig planned no move ({detail})'))
+            return
         counters = self._counters
         counters.paths_followed += 1
         counters.path_poses_clamped += plan.clamped
+        counters.path_poses_skipped += plan.skipped
         if plan.splits:
             counters.paths_split += 1
             counters.path_flips += plan.flips
             self._warnings.warn('path_split', lambda: _split_warning(plan, len(points), config))
+        elif plan.skipped:  # left out at its ends: no split, but poses not followed
+            self._warnings.warn('path_skipped', lambda: (
+                f'path of {len(points)} poses: {plan.skipped} pose(s) at its ends are outside '
+                'the joint limits on every elbow branch and were left out (unreachable=clamp; '
+                'reject refuses such a path)'))
         if timed is not None and timed.retimed:
             counters.paths_retimed += 1
             self._warnings.warn('path_retimed', lambda: (
