@@ -31,7 +31,7 @@ from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
 from twobone_ik_ros.arm.limit_check import (
-    Bounds, check_motion, Envelope, first, LimitRefusal, motion_excursion, ROUNDING, way_in)
+    Bounds, check_motion, Envelope, first, LimitRefusal, MARGIN, motion_excursion, way_in)
 from twobone_ik_ros.arm.motion import plan_path
 from twobone_ik_ros.arm.path_timing import (
     PathMotion, run_path, spline_peaks, time_poses)
@@ -72,9 +72,8 @@ def excursions(motion, bounds, start):
     Three figures: the points a trajectory carries; a stream's positions
     (``Motion.at`` every ms, through the ``Envelope`` the output holds them
     to); the controller's curve between the points (``controller_model``).
-    The first two must be 0; the third may show the float rounding of the
-    controller's own polynomial on a move that ends exactly on a limit, which
-    the check allows as ``ROUNDING``.
+    All three must be 0: goals on a limit are put ``MARGIN`` inside it, where
+    the controller's own rounding does not reach past it.
     """
     points = motion.points()
     envelope = Envelope(bounds, start)
@@ -86,10 +85,9 @@ def excursions(motion, bounds, start):
 
 
 def within_the_rule(motion, bounds, start):
-    """Assert ``excursions`` within the bars; return them."""
-    at_points, streamed, controlled = found = excursions(motion, bounds, start)
-    assert (at_points, streamed) == (0.0, 0.0)
-    assert controlled <= ROUNDING
+    """Assert ``excursions`` are 0; return them."""
+    found = excursions(motion, bounds, start)
+    assert found == (0.0, 0.0, 0.0)
     return found
 
 
@@ -246,10 +244,10 @@ def test_new_limits_mid_move_rein_it_in(at_fraction):
     now = int(move.duration * at_fraction * 1e9)
     state = tracker.state(now)
     bounds = Bounds((-1.0, -PI), (1.0, PI))
-    reined = tracker.rein(now, bounds.clamp(move.goal), bounds.clamp, check_with(bounds))
+    reined = tracker.rein(now, bounds.inside(move.goal), bounds.inside, check_with(bounds))
     assert reined is not None and tracker.motion is reined
     within_the_rule(reined, bounds, state.position)
-    assert reined.goal == (1.0, -0.5)  # its goal, held inside the new limits
+    assert reined.goal == (1.0 - MARGIN, -0.5)  # its goal, held inside the new limits
 
 
 def test_new_limits_mid_path_stop_it_within_them():
@@ -265,7 +263,7 @@ def test_new_limits_mid_path_stop_it_within_them():
         now = int(seconds * 1e9)
         tracker.run(path, 0)
         state = tracker.state(now)
-        reined = tracker.rein(now, None, bounds.clamp, check_with(bounds))
+        reined = tracker.rein(now, None, bounds.inside, check_with(bounds))
         within_the_rule(reined, bounds, state.position)
         assert reined.at(reined.duration).velocity == (0.0, 0.0)
 
@@ -274,7 +272,7 @@ def test_a_motion_over_is_not_reined():
     tracker = ArmTracker(Planner(Limits.of(1.0, 2.0, 0.0)))
     tracker.measure((0.0, 0.0), None)
     move = tracker.move((0.5, 0.0), 0, check_with(BOUNDS))
-    assert tracker.rein(int(move.duration * 1e9) + 1, (0.5, 0.0), BOUNDS.clamp,
+    assert tracker.rein(int(move.duration * 1e9) + 1, (0.5, 0.0), BOUNDS.inside,
                         check_with(BOUNDS)) is None
 
 
@@ -337,10 +335,8 @@ def test_limits_changed_mid_move_never_take_a_joint_further_out():
         now = int(move.duration * fraction * 1e9)
         tracker.configure(Planner(new))
         state = tracker.state(now)  # where the node takes the arm to be (its window is new)
-        target = bounds.clamp(move.goal)
-        if on_edge:
-            target = (bounds.upper[0], bounds.lower[1])
-        reined = tracker.rein(now, target, bounds.clamp, check_with(bounds))  # never raises
+        target = bounds.inside((bounds.upper[0], bounds.lower[1]) if on_edge else move.goal)
+        reined = tracker.rein(now, target, bounds.inside, check_with(bounds))  # never raises
         kind = 'not moving' if reined is None else type(reined).__name__
         outcomes[kind] = outcomes.get(kind, 0) + 1
         if reined is None:
@@ -378,7 +374,7 @@ def test_a_pose_at_full_reach_belongs_to_its_neighbours_branch():
     points = radii[:, None] * np.column_stack((np.cos(phis), np.sin(phis)))
     plan = plan_path(solver, points, None, None, 1.0, 0.1)
     assert plan.rejected == '' and plan.splits == () and plan.flips == 0
-    assert plan.positions[3, 1] == 0.0
+    assert plan.positions[3, 1] == MARGIN  # on the elbow's limit 0: just inside it
 
 
 def test_poses_outside_the_limits_at_a_path_end_are_counted():

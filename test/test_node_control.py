@@ -121,7 +121,7 @@ def test_controller_commands_reach_200_random_targets_and_no_joint_states_are_pu
 def test_the_arms_state_drives_closest_along_a_circle(controlled_arm):
     targets = circle((1.8, 0.4), 0.6, 60)
     down = TwoBoneIK(R1, R2, elbow='down').solve(*targets[0])
-    arm = controlled_arm('forward_command', {'elbow': 'closest'})  # r1 1.0, r2 0.7
+    arm = controlled_arm('forward_command', dict(ARM, elbow='closest'))
     arm.put(down.theta1, down.theta2)
     commanded = [arm.command(x, y) for x, y in targets]
     # up (theta2 <= 0) is what closest falls back to without the arm's state

@@ -50,6 +50,11 @@ from twobone_ik_ros.ik.vocabulary import JointLimits
 
 #: Rad past a limit that an extreme between two points may show from rounding alone.
 ROUNDING = 1e-12
+#: How far inside its limits a controller's goal on (or a rounding past) a limit is
+#: put (``Bounds.inside``): the controller's own float evaluation of a polynomial that
+#: ends on a limit lands a few ulps past it (``test_limit_edges`` found it); from this
+#: far inside it does not.
+MARGIN = 1e-13
 _NS = 1e9
 
 
@@ -75,6 +80,20 @@ class Bounds(NamedTuple):
         """Return ``position`` held within these bounds: the nearest position within."""
         return (min(max(position[0], self.lower[0]), self.upper[0]),
                 min(max(position[1], self.lower[1]), self.upper[1]))
+
+    def inside(self, position: Angles) -> Angles:
+        """
+        Return ``position`` held ``MARGIN`` inside these bounds: a controller's goal.
+
+        A position further inside is itself; one on a limit, or past it, the
+        nearest position ``MARGIN`` inside (the middle of bounds narrower than that).
+        """
+        return (_within(position[0], self.lower[0], self.upper[0]),
+                _within(position[1], self.lower[1], self.upper[1]))
+
+    def narrowed(self) -> 'Bounds':
+        """Return these bounds ``MARGIN`` narrower at each end (``inside``)."""
+        return Bounds(self.inside(self.lower), self.inside(self.upper))
 
     def holds(self, joint: int, value: float) -> bool:
         """Tell whether ``value`` of ``joint`` is within these bounds (ends included)."""
@@ -107,6 +126,13 @@ class Envelope:
                                  _put(allowed.upper, joint, bounds.upper[joint]))
         self._allowed = allowed
         return allowed.clamp(position)
+
+
+def _within(value: float, lower: float, upper: float) -> float:
+    """Return ``value`` held ``MARGIN`` inside [lower, upper] (their middle if that is less)."""
+    if upper - lower <= 2.0 * MARGIN:
+        return 0.5 * (lower + upper)
+    return min(max(value, lower + MARGIN), upper - MARGIN)
 
 
 def _put(pair: Tuple[float, float], index: int, value: float) -> Tuple[float, float]:

@@ -40,6 +40,7 @@ from typing import List, NamedTuple, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
+from twobone_ik_ros.arm.limit_check import MARGIN
 from twobone_ik_ros.ik.vocabulary import (
     Branch, ElbowPreference, FloatArray, JointLimits, Reason, Status, UnreachablePolicy)
 from twobone_ik_ros.solver import TwoBoneIK
@@ -270,15 +271,18 @@ def _longest_run(angles: FloatArray, limits: JointLimits,
 
 def _onto(run: FloatArray, limits: JointLimits) -> FloatArray:
     """
-    Return ``run`` with values past a limit by no more than ``EDGE`` put on the limit.
+    Return ``run`` with values on a limit, or past it by no more than ``EDGE``, just inside it.
 
     ``angle + 2 pi k`` of an angle on the limit (the solver's pi, or -pi
     plus one rounding) can land a rounding past it: a pose on the limit is
-    within it.
+    within it.  It is put ``limit_check.MARGIN`` inside, where a controller's
+    curve ending on it cannot round past the limit.
     """
-    return np.where((run > limits.upper) & (run <= limits.upper + EDGE), limits.upper,
-                    np.where((run < limits.lower) & (run >= limits.lower - EDGE),
-                             limits.lower, run))
+    upper = (run >= limits.upper - MARGIN) & (run <= limits.upper + EDGE)
+    lower = (run <= limits.lower + MARGIN) & (run >= limits.lower - EDGE)
+    if limits.upper - limits.lower <= 2.0 * MARGIN:
+        return np.where(upper | lower, 0.5 * (limits.lower + limits.upper), run)
+    return np.where(upper, limits.upper - MARGIN, np.where(lower, limits.lower + MARGIN, run))
 
 
 def _settled(branches: npt.NDArray[np.int8], theta2: FloatArray) -> npt.NDArray[np.int8]:

@@ -282,7 +282,7 @@ class ArmOutput:
         """
         config = self._config
         assert config is not None
-        goal = (theta1, theta2)
+        goal = self._inside((theta1, theta2))
         braked = self._tracker.braked
         try:  # the stream goes on with the move before if this one is refused
             motion = self._tracker.move(goal, self._streamer.begin(config.command_rate),
@@ -318,7 +318,7 @@ class ArmOutput:
         """Send the move to the solution as one trajectory, stamped with its start."""
         config = self._config
         assert config is not None
-        goal = (theta1, theta2)
+        goal = self._inside((theta1, theta2))
         braked = self._tracker.braked
         try:
             motion = self._trajectories.timed(
@@ -471,8 +471,8 @@ class ArmOutput:
                f'the move re-planned within them, to {goal[0]:.6g} {goal[1]:.6g}'))
 
     def _inside(self, position: Angles) -> Angles:
-        """Return ``position`` held inside the joint limits (the nearest position inside)."""
-        return self._bounds.clamp(position)
+        """Return ``position`` held inside the joint limits: a goal (``Bounds.inside``)."""
+        return self._bounds.inside(position)
 
     def clock_jumped(self) -> None:
         """

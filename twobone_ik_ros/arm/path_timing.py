@@ -277,7 +277,8 @@ def run_path(parts: Sequence[TimedPath], start: Optional[ArmState], planner: Pla
         return motion
     except LimitRefusal:
         pass
-    fallback = start_monotone_path(parts, start, planner, bounds.lower, bounds.upper)
+    inner = bounds.narrowed()  # samples clipped onto a limit would meet the controller's rounding
+    fallback = start_monotone_path(parts, start, planner, inner.lower, inner.upper)
     points = fallback.points()
     check_motion(points, fallback.needs_accelerations, bounds, first(points))
     return fallback
