@@ -172,12 +172,11 @@ class ArmOutput:
         move) while the arm moves rein the motion in (``_rein``).
         """
         self._config = config
-        bounds = _bounds(config)
-        planner = self._tracker.planner
-        limits_changed = bounds != self._bounds or \
-            _limits(config) != (planner.limits, planner.min_duration)
+        bounds, planner = _bounds(config), self._tracker.planner
+        speeds_changed = _limits(config) != (planner.limits, planner.min_duration)
+        limits_changed = speeds_changed or bounds != self._bounds
         self._bounds = bounds
-        if _limits(config) != (planner.limits, planner.min_duration):
+        if speeds_changed:
             self._tracker.configure(_planner(config))
         names = config.joint_names
         if names != self._names:
