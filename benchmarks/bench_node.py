@@ -182,7 +182,9 @@ class Client:
 
     def ready(self):
         """Tell whether the server is matched both ways."""
-        return self.pub.get_subscription_count() > 0 and self.sub.get_publisher_count() > 0
+        from twobone_ik_ros.tools.harness import publisher_count
+        return (self.pub.get_subscription_count() > 0
+                and publisher_count(self.node, self.sub) > 0)
 
     def answered(self, stamps):
         """Tell whether the targets sent at ``stamps`` were all answered."""

@@ -105,6 +105,7 @@ class Client:
         from nav_msgs.msg import Path
         from trajectory_msgs.msg import JointTrajectory
 
+        self.node = node
         self.pub = node.create_publisher(Path, f'/bench_path_{kind}/path', 10)
         self.sub = node.create_subscription(
             JointTrajectory, f'/bench_path_{kind}/joint_trajectory', self._on_answer, 10)
@@ -117,7 +118,9 @@ class Client:
 
     def ready(self):
         """Tell whether the server is matched both ways."""
-        return self.pub.get_subscription_count() > 0 and self.sub.get_publisher_count() > 0
+        from twobone_ik_ros.tools.harness import publisher_count
+        return (self.pub.get_subscription_count() > 0
+                and publisher_count(self.node, self.sub) > 0)
 
     def round_trip(self, msg, timeout=60.0):
         """Publish ``msg``; return the seconds until the answer arrived."""

@@ -5,14 +5,17 @@
 # Sourced by scripts/demo and scripts/test: creates (or reuses) a virtual
 # environment in .venv/<distro> with the ROS 2 core wheels from PyPI, and sets
 # the variables every ROS process started from here must have.  No sudo, no
-# ROS install; nothing is written outside the checkout but pip's cache.
+# ROS install; nothing is written outside the checkout but pip's cache (and
+# the machine's cache folder, for what TWOBONE_SHARED builds: see below).
+# ROS_DISTRO=humble has no wheels: its Python client stack is built from
+# ../shared/ros2-humble (TWOBONE_SHARED), once per machine.
 
 TWOBONE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TWOBONE_DISTRO="${ROS_DISTRO:-kilted}"
 case "$TWOBONE_DISTRO" in
-  kilted|jazzy) ;;
+  kilted|jazzy|humble) ;;
   *)
-    echo "scripts: ROS_DISTRO=$TWOBONE_DISTRO has no PyPI wheels; use kilted (default) or jazzy." >&2
+    echo "scripts: ROS_DISTRO=$TWOBONE_DISTRO has no PyPI wheels; use kilted (default), jazzy or humble." >&2
     echo "With a sourced ROS install, build with colcon instead (README, 'In a ROS workspace')." >&2
     return 2 2>/dev/null || exit 2 ;;
 esac
@@ -24,6 +27,7 @@ if [ -n "${TWOBONE_SHARED:-}" ]; then
   TWOBONE_ROS_SOURCES="${TWOBONE_ROS_SOURCES:-$TWOBONE_SHARED/ros2-launch}"
   TWOBONE_ROS_CPP_SOURCES="${TWOBONE_ROS_CPP_SOURCES:-$TWOBONE_SHARED/ros2-cpp}"
   TWOBONE_ROSDISTRO="${TWOBONE_ROSDISTRO:-$TWOBONE_SHARED/rosdistro}"
+  TWOBONE_ROS_HUMBLE_SOURCES="${TWOBONE_ROS_HUMBLE_SOURCES:-$TWOBONE_SHARED/ros2-humble}"
 fi
 # A snapshot of ros/rosdistro for the real rosdep, offline (test/test_rosdep.py):
 # the suite resolves package.xml's keys with it; without it those tests are skipped.
@@ -34,14 +38,16 @@ if [ -n "${TWOBONE_ROSDISTRO:-}" ]; then
 fi
 TWOBONE_PYTHON="${TWOBONE_PYTHON:-python3.11}"
 command -v "$TWOBONE_PYTHON" >/dev/null 2>&1 || TWOBONE_PYTHON=python3
+# the platform's numpy, scipy and matplotlib: Ubuntu 24.04's for Jazzy and Kilted
+TWOBONE_PLATFORM=noble
 
 # The real robot_state_publisher, static_transform_publisher and ros2_control
 # are C++; the wheels have no rclcpp.  Where TWOBONE_ROS_CPP_SOURCES names a
 # folder with their sources and a build.sh (../shared/ros2-cpp in CI), the
 # Kilted venv, the launch tools and the C++ build live together in a folder of
-# this machine's, outside the checkout: the C++ build names the venv's paths,
-# so the three are one unit.  It is keyed by the ROS wheels and the content of
-# both source folders, so a fresh clone on the same machine reuses it (about
+# this machine's, outside the checkout: the C++ build names the venv's paths
+# (numpy's headers among them), so the three are one unit.  It is keyed by the
+# ROS wheels, the platform's libraries and the content of both source folders, so a fresh clone on the same machine reuses it (about
 # 20 to 30 minutes the first time, seconds after) and a changed tree is rebuilt.
 TWOBONE_CACHE="${TWOBONE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/twobone_ik_ros}"
 TWOBONE_CPP_HOME=""
@@ -55,7 +61,7 @@ if [ -n "${TWOBONE_ROS_CPP_SOURCES:-}" ] && [ "$TWOBONE_DISTRO" = kilted ]; then
     echo "scripts: TWOBONE_ROS_CPP_SOURCES needs TWOBONE_ROS_SOURCES (the launch tools) too" >&2
     return 1 2>/dev/null || exit 1; }
   TWOBONE_CPP_HOME="$TWOBONE_CACHE/kilted-$( {
-    cat "$TWOBONE_ROOT/requirements/kilted.txt"
+    cat "$TWOBONE_ROOT/requirements/kilted.txt" "$TWOBONE_ROOT/requirements/$TWOBONE_PLATFORM.txt"
     twobone_tree_digest "$TWOBONE_ROS_SOURCES"
     twobone_tree_digest "$TWOBONE_ROS_CPP_SOURCES"; } | sha256sum | cut -c1-16)"
   TWOBONE_VENV="$TWOBONE_CPP_HOME/venv"
@@ -63,10 +69,45 @@ else
   TWOBONE_VENV="$TWOBONE_ROOT/.venv/$TWOBONE_DISTRO"
 fi
 
+# Humble: no wheels.  build.sh of TWOBONE_ROS_HUMBLE_SOURCES builds rclpy 3.3,
+# Fast DDS 2.6, the messages, control_msgs, tf2_py, launch and ros2cli on
+# CPython 3.10 with Ubuntu 22.04's numpy (a venv and a colcon workspace, 109
+# packages), once per machine into a folder keyed by the sources and the build
+# flags (TWOBONE_HUMBLE_BUILD: -O1, not Release's -O3, which about halves the
+# compile of Fast DDS, the long pole; doc/testing.md has the times).  NICE=0:
+# build.sh's default niceness 15 starves the build beside other work.
+TWOBONE_HUMBLE_HOME=""
+TWOBONE_HUMBLE_BUILD="BUILD_TYPE=None CFLAGS=-O1 CXXFLAGS=-O1"
+if [ "$TWOBONE_DISTRO" = humble ]; then
+  if [ -z "${TWOBONE_ROS_HUMBLE_SOURCES:-}" ]; then
+    echo "scripts: ROS_DISTRO=humble builds ROS 2 Humble from sources: set TWOBONE_SHARED=../shared" \
+      "(or TWOBONE_ROS_HUMBLE_SOURCES)." >&2
+    return 2 2>/dev/null || exit 2
+  fi
+  TWOBONE_ROS_HUMBLE_SOURCES="$(cd "$TWOBONE_ROS_HUMBLE_SOURCES" 2>/dev/null && pwd)" || {
+    echo "scripts: TWOBONE_ROS_HUMBLE_SOURCES is not a folder" >&2; return 1 2>/dev/null || exit 1; }
+  TWOBONE_HUMBLE_HOME="$TWOBONE_CACHE/humble-$( {
+    twobone_tree_digest "$TWOBONE_ROS_HUMBLE_SOURCES"
+    echo "$TWOBONE_HUMBLE_BUILD"; } | sha256sum | cut -c1-16)"
+  TWOBONE_VENV="$TWOBONE_HUMBLE_HOME/venv"
+  TWOBONE_PLATFORM=jammy
+fi
+
+# the requirement files of this distribution's venv (Humble's ROS comes from its build)
+twobone_requirements() {
+  local name
+  if [ "$TWOBONE_DISTRO" = humble ]; then
+    set -- "$TWOBONE_PLATFORM" runtime
+  else
+    set -- "$TWOBONE_DISTRO" "$TWOBONE_DISTRO-test" "$TWOBONE_PLATFORM" runtime dev
+  fi
+  for name in "$@"; do echo "$TWOBONE_ROOT/requirements/$name.txt"; done
+}
+
 twobone_requirements_stamp() {
-  cat "$TWOBONE_ROOT/requirements/$TWOBONE_DISTRO.txt" "$TWOBONE_ROOT/requirements/runtime.txt" \
-    "$TWOBONE_ROOT/requirements/dev.txt" \
-    | sha256sum | cut -c1-16
+  local files
+  mapfile -t files < <(twobone_requirements)
+  cat "${files[@]}" | sha256sum | cut -c1-16
 }
 
 twobone_ensure_venv() {
@@ -75,8 +116,8 @@ twobone_ensure_venv() {
   if [ -x "$TWOBONE_VENV/bin/python" ] && [ "$(cat "$TWOBONE_VENV/.stamp" 2>/dev/null)" = "$stamp" ]; then
     return 0
   fi
-  if [ -n "$TWOBONE_CPP_HOME" ] && [ -x "$TWOBONE_VENV/bin/python" ]; then
-    # the C++ build names this venv's files: add what changed, never start again
+  if [ -n "$TWOBONE_CPP_HOME$TWOBONE_HUMBLE_HOME" ] && [ -x "$TWOBONE_VENV/bin/python" ]; then
+    # the C++ (or Humble) build names this venv's files: add what changed, never start again
     echo "scripts: updating $TWOBONE_VENV (the requirements changed)" >&2
   else
     echo "scripts: creating $TWOBONE_VENV (ROS 2 $TWOBONE_DISTRO wheels from PyPI)" >&2
@@ -85,11 +126,10 @@ twobone_ensure_venv() {
   fi
   # pip prints a warning per package for each configured index folder that is
   # absent on this machine; keep only real messages
-  "$TWOBONE_VENV/bin/python" -m pip install --disable-pip-version-check -q \
-    -r "$TWOBONE_ROOT/requirements/$TWOBONE_DISTRO.txt" \
-    -r "$TWOBONE_ROOT/requirements/runtime.txt" \
-    -r "$TWOBONE_ROOT/requirements/dev.txt" 2> >(grep -v 'is ignored: it is neither' >&2) \
-    || return 1
+  local file arguments=()
+  while read -r file; do arguments+=(-r "$file"); done < <(twobone_requirements)
+  "$TWOBONE_VENV/bin/python" -m pip install --disable-pip-version-check -q "${arguments[@]}" \
+    2> >(grep -v 'is ignored: it is neither' >&2) || return 1
   echo "$stamp" > "$TWOBONE_VENV/.stamp"
 }
 
@@ -145,24 +185,67 @@ twobone_ensure_cpp_stack() {
   return 0
 }
 
-# Everything that builds into TWOBONE_CPP_HOME runs under one lock (flock), so
-# a CI run and a session's run on one machine never build into it together.
+# ROS 2 Humble from TWOBONE_ROS_HUMBLE_SOURCES (see above) into TWOBONE_HUMBLE_HOME
+# (venv, ws), then this distribution's requirements into its venv, and sourced.
+# Its launch, launch_ros, launch_testing, ros2cli and tf2_ros come with it.
+# launch_pytest is not among its sources: the one of TWOBONE_ROS_SOURCES (pure
+# Python, Kilted's) is installed beside it; it runs on Humble's launch 1.0.
+twobone_ensure_humble() {
+  local copy
+  if [ ! -f "$TWOBONE_HUMBLE_HOME/.built" ]; then
+    echo "scripts: building ROS 2 Humble from $TWOBONE_ROS_HUMBLE_SOURCES into $TWOBONE_HUMBLE_HOME" \
+      "(once per machine: about 15 to 35 minutes on 2 cores; log: $TWOBONE_HUMBLE_HOME/build.log)" >&2
+    # shellcheck disable=SC2086  (the flags are words)
+    env NICE=0 SMOKE_DOMAIN_ID="$ROS_DOMAIN_ID" $TWOBONE_HUMBLE_BUILD \
+      bash "$TWOBONE_ROS_HUMBLE_SOURCES/build.sh" "$TWOBONE_HUMBLE_HOME" \
+      > "$TWOBONE_HUMBLE_HOME/build.log" 2>&1 || {
+        tail -40 "$TWOBONE_HUMBLE_HOME/build.log" >&2
+        echo "scripts: the Humble build failed (whole log: $TWOBONE_HUMBLE_HOME/build.log)" >&2
+        return 1; }
+    touch "$TWOBONE_HUMBLE_HOME/.built"
+  fi
+  twobone_ensure_venv || return 1
+  if [ -n "${TWOBONE_ROS_SOURCES:-}" ] \
+      && ! "$TWOBONE_VENV/bin/python" -m pip show -q launch_pytest >/dev/null 2>&1; then
+    copy="$(mktemp -d)"  # pip builds in the source folder: not in ../shared
+    cp -r "$TWOBONE_ROS_SOURCES/src/launch/launch_pytest" "$copy/" \
+      && "$TWOBONE_VENV/bin/python" -m pip install --disable-pip-version-check -q --no-deps \
+        --no-build-isolation "$copy/launch_pytest" || { rm -rf "$copy"; return 1; }
+    rm -rf "$copy"
+  fi
+  export PATH="$TWOBONE_VENV/bin:$PATH"
+  twobone_source_workspace "$TWOBONE_HUMBLE_HOME/ws"
+}
+
+# Everything that builds into TWOBONE_CPP_HOME (or TWOBONE_HUMBLE_HOME) runs under
+# one lock (flock), so a CI run and a session's run on one machine never build
+# into it together.
 twobone_ensure_all() {
-  if [ -z "$TWOBONE_CPP_HOME" ]; then
+  local home="$TWOBONE_CPP_HOME$TWOBONE_HUMBLE_HOME"
+  if [ -z "$home" ]; then
     twobone_ensure_venv && twobone_ensure_ros_tools
     return
   fi
-  mkdir -p "$TWOBONE_CPP_HOME" || return 1
-  exec {twobone_lock}>"$TWOBONE_CPP_HOME.lock"
+  mkdir -p "$home" || return 1
+  exec {twobone_lock}>"$home.lock"
   flock "$twobone_lock" || return 1
   local status=0
-  { twobone_ensure_venv && twobone_ensure_ros_tools && twobone_ensure_cpp_stack; } || status=$?
+  if [ -n "$TWOBONE_HUMBLE_HOME" ]; then
+    twobone_ensure_humble || status=$?
+  else
+    { twobone_ensure_venv && twobone_ensure_ros_tools && twobone_ensure_cpp_stack; } || status=$?
+  fi
   flock -u "$twobone_lock"
   return "$status"
 }
 
-# Discovery stays on this machine, in a domain of this run's own (1..101).
+# Discovery stays on this machine, in a domain of this run's own (1..101):
+# Iron and later read the range; Humble reads ROS_LOCALHOST_ONLY instead (set
+# for it alone: Jazzy warns in every process that it is deprecated).
 export ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST
+if [ "$TWOBONE_DISTRO" = humble ]; then
+  export ROS_LOCALHOST_ONLY=1
+fi
 export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-$(( 1 + $$ % 101 ))}"
 export ROS_DISTRO="$TWOBONE_DISTRO"
 export PYTHONPATH="$TWOBONE_ROOT${PYTHONPATH:+:$PYTHONPATH}"

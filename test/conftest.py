@@ -45,6 +45,8 @@ import pytest
 
 _DOMAIN_ID = os.environ.get('TWOBONE_TEST_DOMAIN_ID') or str(1 + os.getpid() % 101)
 os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+if os.environ.get('ROS_DISTRO', 'humble') == 'humble':  # Humble reads this one instead
+    os.environ['ROS_LOCALHOST_ONLY'] = '1'
 os.environ['ROS_DOMAIN_ID'] = _DOMAIN_ID
 os.environ.pop('ROS_STATIC_PEERS', None)
 os.environ['ROS_LOG_DIR'] = tempfile.mkdtemp(prefix='twobone_ik_test_log_')
@@ -120,6 +122,7 @@ def pytest_report_header(config):
     """Show where this session's DDS traffic goes."""
     return (f'ROS_DOMAIN_ID={_DOMAIN_ID} '
             f'ROS_AUTOMATIC_DISCOVERY_RANGE={os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"]}'
+            + (' ROS_LOCALHOST_ONLY=1' if os.environ.get('ROS_LOCALHOST_ONLY') == '1' else '')
             + (' TWOBONE_NO_SKIP=1 (a skip fails)' if NO_SKIP else ''))
 
 

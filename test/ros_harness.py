@@ -38,12 +38,16 @@ from rcl_interfaces.msg import Parameter as ParameterMsg
 from rcl_interfaces.srv import GetParameters, SetParameters
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile
+from rclpy.subscription import Subscription
 from sensor_msgs.msg import JointState
 from twobone_ik_ros.ros.process import STOP_HUNG_EXIT_CODE
 from twobone_ik_ros.tools.harness import GraphClient, log_path, RosProcess
 from visualization_msgs.msg import MarkerArray
 import yaml
 
+#: rclpy hands a subscription its messages' info (Iron on): the node counts the
+#: gaps in each publisher's sequence numbers as lost; on Humble it cannot
+MESSAGE_INFO = hasattr(Subscription, 'CallbackType')
 ROS_TOOLS = ('launch', 'launch_ros', 'launch_pytest', 'ros2cli', 'tf2_ros')
 HOW_TO_GET_ROS_TOOLS = (
     'run the suite as TWOBONE_SHARED=../shared scripts/test (builds them into '
@@ -194,7 +198,7 @@ class Probe(GraphClient):
         # our side seeing its writer is not enough, its writer must have seen
         # our reader; the markers (transient local) arriving prove that much
         ready = self.spin_until(lambda: self.target_pub.get_subscription_count() > 0
-                                and self.joint_state_sub.get_publisher_count() > 0
+                                and self.publisher_count(self.joint_state_sub) > 0
                                 and bool(self.markers)
                                 and client.service_is_ready()
                                 and self.node.count_publishers('/diagnostics') > 0, timeout)

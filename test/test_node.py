@@ -33,8 +33,8 @@ import pytest
 from rclpy.impl.implementation_singleton import rclpy_implementation
 from rclpy.parameter import Parameter
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
-from ros_harness import (all_finite, assert_stopped, hung_in_rclpy, NodeProcess, Probe,
-                         RobotStatePublisher, unique_name)
+from ros_harness import (all_finite, assert_stopped, hung_in_rclpy, MESSAGE_INFO, NodeProcess,
+                         Probe, RobotStatePublisher, unique_name)
 from twobone_ik_ros.model.parameters import DEFAULTS, validate_change
 from twobone_ik_ros.model.urdf import arm_urdf
 from twobone_ik_ros.node.diagnostics import REJECT_REASONS
@@ -442,7 +442,10 @@ def test_flood_of_20000_with_a_third_bad_leaves_the_node_alive_and_counting(prob
     print(f'flood: sent {sent}, received {received}, lost {counts["lost"]} '
           f'(DDS reported {counts["lost.dds"]})')
     assert 0 < received <= sent
-    assert received + counts['lost'] == sent  # the last one always arrives
+    if MESSAGE_INFO:  # Iron on: the gaps in the sequence numbers are counted
+        assert received + counts['lost'] == sent  # the last one always arrives
+    else:  # Humble's rclpy hands no message info: only what DDS reports is counted lost
+        assert counts['lost'] == 0
     assert received == counts['solved'] + counts['clamped'] + counts['rejected']
     assert counts['rejected'] == sum(counts[f'rejected.{r}'] for r in REJECT_REASONS)
     assert counts['rejected'] == counts['rejected.non_finite']

@@ -34,7 +34,8 @@ from helpers import random_reachable, ROOT
 from nav_msgs.msg import Path
 import pytest
 from rclpy.serialization import serialize_message
-from ros_harness import all_finite, assert_stopped, NodeProcess, Probe, unique_name
+from ros_harness import (all_finite, assert_stopped, MESSAGE_INFO, NodeProcess, Probe,
+                         unique_name)
 from twobone_ik_ros.node.diagnostics import REJECT_REASONS
 
 pytestmark = pytest.mark.ros
@@ -176,9 +177,11 @@ def test_thousands_of_malformed_and_hostile_messages_leave_the_node_answering(st
                       > int(before['rejected.unknown_frame']))
     assert process.process.poll() is None, process.output()
     assert probe.solve(0.8, -0.4, stamp_id=2) is not None  # still answering
-    # each counted, received or lost on the way (the gaps in the sequence numbers)
-    values = counters(probe, lambda values: add_up(values)
-                      and int(values['received']) + int(values['lost']) == sent + 3)
+    # each counted, received or lost on the way (the gaps in the sequence numbers;
+    # on Humble, without message info, what was lost is not counted)
+    values = counters(probe, lambda values: add_up(values) and (
+        int(values['received']) + int(values['lost']) == sent + 3 if MESSAGE_INFO
+        else int(values['received']) <= sent + 3 and values['lost'] == '0'))
     print(f'hostile: sent {sent + 3} targets, received {values["received"]}, '
           f'malformed {values["rejected.malformed"]}, lost {values["lost"]}, '
           f'paths {values["paths"]}')

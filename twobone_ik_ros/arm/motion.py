@@ -299,7 +299,8 @@ def _settled(branches: npt.NDArray[np.int8], theta2: FloatArray) -> npt.NDArray[
     index = np.arange(branches.shape[0])
     last_sure = np.maximum.accumulate(np.where(both, -1, index))
     last_sure[last_sure < 0] = int(np.argmax(~both))
-    return branches[last_sure]
+    settled: npt.NDArray[np.int8] = branches[last_sure]  # (numpy 1.x's stubs say Any)
+    return settled
 
 
 def _own_timing(positions: FloatArray, parts: List[Tuple[int, int]],
@@ -329,7 +330,8 @@ def _own_timing(positions: FloatArray, parts: List[Tuple[int, int]],
             steps = max(1, math.ceil(move / JOIN_POINT_SPACING_S))
             fractions = np.arange(1, steps) / steps
             assert here is not None
-            rows.append(np.asarray(here) + np.outer(fractions, np.subtract(first, here)))
+            rows.append(np.asarray(here, dtype=np.float64)
+                        + np.outer(fractions, np.subtract(first, here)))
             times.append(clock + fractions * move)
             count += steps - 1
         clock += move

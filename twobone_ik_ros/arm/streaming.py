@@ -40,6 +40,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional, Tuple
 
 import numpy as np
+import numpy.typing as npt
 from rclpy.node import Node
 from twobone_ik_ros.arm.cycles import ControllerCycles
 from twobone_ik_ros.arm.motion import Angles
@@ -64,7 +65,8 @@ class Streamer:
         self._stream_publish: Optional[Publish] = None
         self._period_ns = 0
         self._first_ns = 0  # when a stream that ``begin`` found stopped publishes first
-        self._playback: Optional[Tuple[np.ndarray, np.ndarray, int, Publish]] = None
+        self._playback: Optional[Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], int,
+                                       Publish]] = None
         self._playback_timer: Any = None
 
     def _now(self) -> int:
@@ -128,7 +130,8 @@ class Streamer:
             self._node.destroy_timer(self._stream_timer)
             self._stream_timer = None
 
-    def play(self, positions: np.ndarray, times_ns: np.ndarray, publish: Publish) -> None:
+    def play(self, positions: npt.NDArray[np.float64], times_ns: npt.NDArray[np.int64],
+             publish: Publish) -> None:
         """Play a path (``positions`` at ``times_ns`` from now) through ``publish``."""
         self.stop_playback()
         self._playback = (positions, times_ns, self._now(), publish)
@@ -141,7 +144,7 @@ class Streamer:
             self._node.destroy_timer(self._playback_timer)
             self._playback_timer = None
 
-    def ahead(self) -> Optional[np.ndarray]:
+    def ahead(self) -> Optional[npt.NDArray[np.float64]]:
         """Return the poses of the path played back from the one due now on (None: no path)."""
         if self._playback is None:
             return None

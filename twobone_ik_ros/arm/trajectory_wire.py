@@ -70,7 +70,7 @@ class TrajectoryWriter:
             for derivatives in (0, 1, 2):
                 positions = rng.normal(size=(count, joints))
                 times = np.cumsum(rng.integers(1, 3 * _NS, count))
-                extra: List[Optional[np.ndarray]] = [
+                extra: List[Optional[npt.NDArray[Any]]] = [
                     rng.normal(size=(count, joints)) if i < derivatives else None
                     for i in range(2)]
                 stamp = int(rng.integers(1, 2**31)) * _NS + count if count % 2 else 0
@@ -108,7 +108,8 @@ class TrajectoryWriter:
         buffer[len(self._head):len(self._head) + 4] = np.frombuffer(U32.pack(count), np.uint8)
         for dtype, at, rows in ((first, start, slice(0, 1)),
                                 (rest, start + first.itemsize, slice(1, count))):
-            points = np.ndarray(max(rows.stop - rows.start, 0), dtype, buffer, _E + at)
+            points: npt.NDArray[Any] = np.ndarray(
+                max(rows.stop - rows.start, 0), dtype, buffer, _E + at)
             for i, values in enumerate(columns):
                 points[f'size{i}'] = joints
                 points[f'values{i}'] = values[rows]
@@ -124,7 +125,7 @@ def _padding(head: bytearray, size: int) -> bytes:
 
 
 @functools.lru_cache(maxsize=64)
-def _point_dtype(at: int, joints: int, sequences: int) -> np.dtype:
+def _point_dtype(at: int, joints: int, sequences: int) -> np.dtype[Any]:
     """
     Return the record of one JointTrajectoryPoint starting at payload offset ``at``.
 

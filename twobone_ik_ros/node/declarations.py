@@ -18,14 +18,15 @@ The parameter table as rclpy declarations: descriptors, and integers taken as do
 Every parameter is declared from ``model.parameters.PARAMETERS`` with dynamic
 typing, so whatever a user sends reaches ``validate``, and a double given as
 an integer (``r1:=2``, ``ros2 param set /twobone_ik r1 2``) is stored as the
-double it means.
+double it means: before it is set where rclpy has pre-set callbacks (Iron
+on), just after it is set on Humble.
 """
 
 from __future__ import annotations
 
 from typing import Any, List
 
-from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
+from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from twobone_ik_ros.model.parameters import (
@@ -42,8 +43,11 @@ def declare_parameters(node: Node) -> IKConfig:
     node.set_parameters([Parameter(name, Parameter.Type.DOUBLE, float(value))
                          for name, value in values.items()
                          if as_double(name, value) is not value])
-    if hasattr(node, 'add_pre_set_parameters_callback'):  # not on Humble
+    if hasattr(node, 'add_pre_set_parameters_callback'):  # Iron on
         node.add_pre_set_parameters_callback(doubles_as_doubles)
+    else:  # Humble
+        node.add_on_set_parameters_callback(
+            lambda parameters: store_doubles_once_set(node, parameters))
     return config
 
 
@@ -68,6 +72,31 @@ def doubles_as_doubles(parameters: List[Parameter[Any]]) -> List[Parameter[Any]]
     """Pre-set callback: ``ros2 param set /twobone_ik r1 2`` stores the double 2.0."""
     return [Parameter(p.name, Parameter.Type.DOUBLE, float(p.value))
             if as_double(p.name, p.value) is not p.value else p for p in parameters]
+
+
+def store_doubles_once_set(node: Node, parameters: List[Parameter[Any]]) -> SetParametersResult:
+    """
+    On-set callback (Humble, which has no pre-set one): store integers set as doubles after.
+
+    The set goes on as it came (this callback refuses nothing; the node's
+    own validation decides); a one-shot timer then stores as a double each
+    of those parameters that still holds an integer, that is, whose set
+    succeeded.  The next callback the node runs is that timer: a reader
+    that asks after the set's answer reads the double.
+    """
+    names = [p.name for p in parameters if as_double(p.name, p.value) is not p.value]
+    if names:
+        timers: List[Any] = []
+
+        def store() -> None:
+            node.destroy_timer(timers[0])
+            values = {name: node.get_parameter(name).value for name in names}
+            node.set_parameters([Parameter(name, Parameter.Type.DOUBLE, float(value))
+                                 for name, value in values.items()
+                                 if as_double(name, value) is not value])
+
+        timers.append(node.create_timer(0.0, store))
+    return SetParametersResult(successful=True)
 
 
 def describe(config: IKConfig) -> str:

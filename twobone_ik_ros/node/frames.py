@@ -121,7 +121,7 @@ class TargetFrames:
         def once(done: Any) -> None:
             if not answered:
                 answered.append(True)
-                self._on_transform(done, source, base, timeout, use, reject, what)
+                self._on_transform(done, source, base, stamp, timeout, use, reject, what)
 
         future.add_done_callback(self._guard(once))
         if not answered:
@@ -131,8 +131,8 @@ class TargetFrames:
             elif self._timer.is_canceled():
                 self._timer.reset()
 
-    def _on_transform(self, future: Any, source: str, base: str, timeout: float, use: Use,
-                      reject: Reject, what: str) -> None:
+    def _on_transform(self, future: Any, source: str, base: str, stamp: Time, timeout: float,
+                      use: Use, reject: Reject, what: str) -> None:
         if future.cancelled():
             reject('unknown_frame', lambda: (
                 f'{what} in frame {source!r} dropped: no transform to {base!r} '
@@ -140,6 +140,8 @@ class TargetFrames:
             return
         try:
             transform = future.result()
+            if transform is True:  # Humble's future says the transform is there, no more
+                transform = self._buffer.lookup_transform(base, source, stamp)
         except tf2_ros.TransformException as error:
             detail = f'{type(error).__name__}: {error}'
             reject('unknown_frame', lambda: (

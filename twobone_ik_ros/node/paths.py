@@ -33,6 +33,7 @@ from typing import Any, Callable, Optional
 from builtin_interfaces.msg import Time
 from nav_msgs.msg import Path
 import numpy as np
+import numpy.typing as npt
 from rclpy.node import Node
 from rclpy.serialization import deserialize_message
 from std_msgs.msg import Header
@@ -102,7 +103,8 @@ class PathFollower:
             return
         self._follow(points[:, :2], stamps, stamp)
 
-    def _follow(self, points: np.ndarray, stamps: np.ndarray, stamp: Time) -> None:
+    def _follow(self, points: npt.NDArray[np.float64], stamps: npt.NDArray[np.int64],
+                stamp: Time) -> None:
         config = self._config
         plan = plan_path(config.solver, points, stamps, self._start(),
                          config.max_joint_velocity, config.min_move_time)

@@ -31,20 +31,39 @@ entities and a wait set sized for them are gathered when the node says its
 entities changed (rclpy's ``Node`` calls ``executor.wake()`` on every
 create and destroy), then each wait re-adds the handles (rcl clears the
 ones that were not ready) and calls each ready entity's callback in
-rclpy's order: timers, subscriptions, guard conditions, clients, services,
-waitables.  A future it completes has no executor, so its done callbacks
-run at once, in this thread.  Callback groups are not consulted: one
-thread runs one callback at a time, which every group allows.
+rclpy's order: waitables, timers, subscriptions, guard conditions, clients,
+services.  An entity that a callback of the same wake destroyed is not
+served (rclpy's executor reads the node's lists afresh as it goes).  The
+futures it completes name it as their executor, so their done callbacks
+run at once, in this thread, and an exception in one leaves ``spin_once``
+as it leaves rclpy's.  Only a destroyed entity's ``InvalidHandle`` is
+passed over, as rclpy does; any other error of a take is raised.  Callback
+groups are not consulted: one thread runs one callback at a time, which
+every group allows.
 
-Where this rclpy lacks one of those calls, ``spinner_executor`` gives
-rclpy's ``SingleThreadedExecutor`` instead, and says so.
+It serves the rclpy releases a lane of the suite runs (``LEAN_RCLPY``:
+Humble 3.3, Jazzy 7.1, Kilted 9.1), where ``test/test_executor.py`` runs the
+same scenarios on it and on rclpy's executor and compares them.  Elsewhere,
+or where the node has a callback it does not serve (a coroutine, a timer
+callback that takes rclpy's ``TimerInfo``), rclpy's
+``SingleThreadedExecutor`` spins the node instead, said once in the log.
 """
 
 from __future__ import annotations
 
 from contextlib import ExitStack
+import inspect
+import re
 import threading
 from typing import Any, Callable, Dict, List, Optional, Tuple
+
+#: the rclpy releases (major.minor) the lean executor serves: those a lane of
+#: the suite runs and test_executor compares with rclpy's own executor
+LEAN_RCLPY = {'3.3': 'Humble', '7.1': 'Jazzy', '9.1': 'Kilted'}
+#: how long rclpy's executor waits at most when a spinner drives it, here or in
+#: ``process.Spinner`` (its ``spin_once()`` without a timeout ignores a wake while
+#: nothing is ready: a stop would wait for the next message or timer)
+RCLPY_WAIT_S = 0.1
 
 #: rcl's entity kinds, in the order rclpy's executor serves them
 _KINDS = ('timer', 'subscription', 'guard_condition', 'client', 'service')
@@ -52,6 +71,9 @@ _KINDS = ('timer', 'subscription', 'guard_condition', 'client', 'service')
 _ADD = {'timer': 'add_timer', 'subscription': 'add_subscription',
         'guard_condition': 'add_guard_condition', 'client': 'add_client',
         'service': 'add_service'}
+#: the node's list of each kind (rclpy's ``Node`` properties)
+_LISTS = {'timer': 'timers', 'subscription': 'subscriptions', 'guard_condition': 'guards',
+          'client': 'clients', 'service': 'services'}
 
 
 class LeanExecutor:
@@ -59,6 +81,7 @@ class LeanExecutor:
 
     def __init__(self, *, context: Any = None) -> None:
         """Serve nodes of ``context`` (rclpy's default context when None)."""
+        from rclpy.exceptions import InvalidHandle
         from rclpy.guard_condition import GuardCondition
         from rclpy.impl.implementation_singleton import rclpy_implementation
         from rclpy.utilities import get_default_context
@@ -66,6 +89,8 @@ class LeanExecutor:
 
         self._rclpy = rclpy_implementation
         self._count_type = NumberOfEntities
+        self._invalid: Any = InvalidHandle
+        self._timer_passed: Tuple[Any, ...] = _timer_passed(InvalidHandle)
         self._context = get_default_context() if context is None else context
         # wakes a wait: a stop, or the node's entities changed
         self._guard = GuardCondition(None, None, context=self._context)
@@ -79,6 +104,9 @@ class LeanExecutor:
         self._waitables: List[Any] = []
         self._held = ExitStack()  # the handles of the entities in the wait set (``_gather``)
         self._pending: List[Any] = []  # coroutines of waitables that awaited (none do today)
+        self._raised: Optional[BaseException] = None  # a done callback's, raised after the wake
+        #: rclpy's executor, once the node has a callback this one does not serve
+        self._delegate: Any = None
         self._call_timer: Callable[[Any], Any] = _call_timer
         self._context.on_shutdown(self.wake)  # a wait returns when the context goes
 
@@ -86,6 +114,11 @@ class LeanExecutor:
     def context(self) -> Any:
         """Return the context whose entities this executor waits on."""
         return self._context
+
+    @property
+    def delegate(self) -> Any:
+        """Return rclpy's executor that spins the node instead, if one does (else None)."""
+        return self._delegate
 
     # ---------------------------------------------------------------- what a Node expects
 
@@ -107,7 +140,8 @@ class LeanExecutor:
                 return
             self._node = None
             self._changed = True
-        node.executor = None
+        if node.executor is self:
+            node.executor = None
         self.wake()
 
     def get_nodes(self) -> List[Any]:
@@ -117,6 +151,8 @@ class LeanExecutor:
     def wake(self) -> None:
         """Make the wait return, and gather the node's entities again before the next one."""
         self._changed = True
+        if self._delegate is not None:
+            self._delegate.wake()
         if not self._is_shutdown:
             try:
                 self._guard.trigger()
@@ -124,8 +160,20 @@ class LeanExecutor:
                 pass
 
     def create_task(self, callback: Callable[..., Any], *args: Any) -> None:
-        """Run ``callback(*args)`` now (a future's done callback, were one given this executor)."""
-        callback(*args)
+        """
+        Run ``callback(*args)`` now: a done callback of a future this executor completed.
+
+        Its exception is raised when the wake's work is done, out of
+        ``spin_once``, as rclpy's executor raises a task's; the other done
+        callbacks of the future still run.
+        """
+        try:
+            result = callback(*args)
+            if inspect.iscoroutine(result):
+                self._execute(result)
+        except Exception as error:  # noqa: B902  (handed on, as rclpy does)
+            if self._raised is None:
+                self._raised = error
 
     def shutdown(self, timeout_sec: Optional[float] = None) -> bool:
         """Stop serving; the caller has left ``spin_once`` (``process.Spinner`` joins first)."""
@@ -134,6 +182,8 @@ class LeanExecutor:
             node = self._node
             if node is not None:
                 self.remove_node(node)
+            if self._delegate is not None:
+                self._delegate.shutdown()
             self._wait_set = None
             self._held.close()
             self._guard.destroy()
@@ -146,12 +196,18 @@ class LeanExecutor:
         Wait for work (at most ``timeout_sec``; None: until some comes), then do it all.
 
         The caller checks that the context is still up (``process.Spinner``):
-        rclpy's ``ExternalShutdownException`` is not raised here.
+        rclpy's ``ExternalShutdownException`` is not raised here.  Once rclpy's
+        executor spins the node instead, it waits at most ``RCLPY_WAIT_S``
+        (so that a stop is seen) and does one callback, as its ``spin_once`` does.
         """
         if self._is_shutdown:
             return
         if self._changed:
             self._gather()
+        if self._delegate is not None:
+            wait = RCLPY_WAIT_S if timeout_sec is None else min(timeout_sec, RCLPY_WAIT_S)
+            self._delegate.spin_once(timeout_sec=wait)
+            return
         wait_set = self._wait_set
         wait_set.clear_entities()
         for add, handle in self._additions:
@@ -161,19 +217,30 @@ class LeanExecutor:
         wait_set.wait(-1 if timeout_sec is None else int(timeout_sec * 1e9))
         if self._is_shutdown:
             return
+        for waitable in self._waitables:  # first, as rclpy serves them
+            if self._changed and not self._still(waitable, 'waitables'):
+                continue
+            if waitable.is_ready(wait_set):
+                self._run_waitable(waitable)
         for kind, table, run in self._kinds:
             ready = wait_set.get_ready_entities(kind)
             for pointer in ready:
                 entity = table.get(pointer)
-                if entity is not None:
+                # a callback of this wake may have destroyed it (``wake`` says so)
+                if entity is not None and (not self._changed or self._still(entity, _LISTS[kind])):
                     run(self, entity)
-        for waitable in self._waitables:
-            if waitable.is_ready(wait_set):
-                self._execute(waitable.execute(waitable.take_data()))
         if self._pending:
             pending, self._pending = self._pending, []
             for coroutine in pending:
                 self._execute(coroutine)
+        if self._raised is not None:
+            error, self._raised = self._raised, None
+            raise error
+
+    def _still(self, entity: Any, kind_list: str) -> bool:
+        """Tell whether the node still has ``entity`` (a callback may have destroyed it)."""
+        node = self._node
+        return node is not None and entity in getattr(node, kind_list)
 
     def _gather(self) -> None:
         """
@@ -184,21 +251,26 @@ class LeanExecutor:
         is let go, here at the next gathering, which every destroy asks for
         (``wake``), or at ``shutdown``.  That matters when the context is
         shut down from another thread, which destroys the node's entities.
+        A node with a callback this executor does not serve is handed to
+        rclpy's executor here, for good (``_step_aside``).
         """
         with self._lock:
             node = self._node
             self._changed = False
+        if node is not None:
+            reason = unserved_callback(node)
+            if reason is not None:
+                self._step_aside(node, reason)
         self._held.close()  # let the previous handles go: destroyed ones now go for good
         held = self._held = ExitStack()
+        if self._delegate is not None:
+            return
         held.enter_context(self._context.handle)
         lists: Dict[str, List[Any]] = {kind: [] for kind in _KINDS}
         waitables: List[Any] = []
         if node is not None:
-            lists['timer'] = list(node.timers)
-            lists['subscription'] = list(node.subscriptions)
-            lists['guard_condition'] = list(node.guards)
-            lists['client'] = list(node.clients)
-            lists['service'] = list(node.services)
+            for kind in _KINDS:
+                lists[kind] = list(getattr(node, _LISTS[kind]))
             waitables = list(node.waitables)
         lists['guard_condition'].append(self._guard)
         handles: Dict[str, List[Any]] = {}
@@ -210,7 +282,7 @@ class LeanExecutor:
                 try:
                     held.enter_context(handle)
                     pointer = handle.pointer
-                except Exception:  # noqa: B902  (rclpy's InvalidHandle: destroyed meanwhile)
+                except self._invalid:  # destroyed meanwhile
                     continue
                 handles[kind].append(handle)
                 entities[kind][pointer] = entity
@@ -221,7 +293,7 @@ class LeanExecutor:
         for waitable in waitables:
             try:
                 held.enter_context(waitable)
-            except Exception:  # noqa: B902  (InvalidHandle)
+            except self._invalid:
                 continue
             entered.append(waitable)
             count += waitable.get_num_entities()
@@ -236,6 +308,17 @@ class LeanExecutor:
         self._kinds = [(kind, entities[kind], _RUN[kind]) for kind in _KINDS if entities[kind]]
         self._wait_set, self._waitables = wait_set, waitables
 
+    def _step_aside(self, node: Any, reason: str) -> None:
+        """Hand ``node`` to rclpy's ``SingleThreadedExecutor``, and say so once."""
+        from rclpy.executors import SingleThreadedExecutor
+
+        node.get_logger().warning(f"spinning with rclpy's SingleThreadedExecutor: {reason}")
+        with self._lock:
+            self._node = None
+        self._delegate = SingleThreadedExecutor(context=self._context)
+        self._delegate.add_node(node)  # the node now wakes that executor
+        self._wait_set, self._waitables, self._additions, self._kinds = None, [], [], []
+
     def _execute(self, coroutine: Any) -> None:
         """Run a waitable's ``execute`` coroutine; one that awaits goes on at the next wait."""
         try:
@@ -246,13 +329,22 @@ class LeanExecutor:
 
     # ---------------------------------------------------------------- each kind
 
+    def _run_waitable(self, waitable: Any) -> None:
+        try:
+            data = waitable.take_data()
+        except self._invalid:  # destroyed by an earlier callback
+            return
+        for future in waitable._futures:  # their done callbacks come here (``create_task``)
+            future._set_executor(self)
+        self._execute(waitable.execute(data))
+
     def _run_timer(self, timer: Any) -> None:
         handle = timer.handle
         try:
             if not handle.is_timer_ready():  # a cancelled timer (rcl's own check)
                 return
             self._call_timer(handle)
-        except Exception:  # noqa: B902  (InvalidHandle, TimerCancelledError: nothing to run)
+        except self._timer_passed:  # destroyed, or cancelled: nothing to run
             return
         if timer.callback is not None:
             timer.callback()
@@ -260,7 +352,7 @@ class LeanExecutor:
     def _run_subscription(self, subscription: Any) -> None:
         try:
             taken = subscription.handle.take_message(subscription.msg_type, subscription.raw)
-        except Exception:  # noqa: B902  (InvalidHandle: destroyed by an earlier callback)
+        except self._invalid:  # destroyed
             return
         if taken is None:
             return
@@ -276,7 +368,7 @@ class LeanExecutor:
     def _run_client(self, client: Any) -> None:
         try:
             header, response = client.handle.take_response(client.srv_type.Response)
-        except Exception:  # noqa: B902  (InvalidHandle: destroyed by an earlier callback)
+        except self._invalid:  # destroyed
             return
         if header is None:
             return
@@ -284,17 +376,69 @@ class LeanExecutor:
             future = client.get_pending_request(header.request_id.sequence_number)
         except KeyError:  # the request was given up
             return
+        future._set_executor(self)  # its done callbacks come here (``create_task``)
         future.set_result(response)
 
     def _run_service(self, service: Any) -> None:
         try:
             request, header = service.handle.service_take_request(service.srv_type.Request)
-        except Exception:  # noqa: B902  (InvalidHandle: destroyed by an earlier callback)
+        except self._invalid:  # destroyed
             return
         if header is None:
             return
         response = service.callback(request, service.srv_type.Response())
         service.send_response(response, header)
+
+
+def unserved_callback(node: Any) -> Optional[str]:
+    """
+    Name a callback of ``node`` that ``LeanExecutor`` does not serve, if any (else None).
+
+    Coroutine functions (rclpy awaits them in a task) and timer callbacks
+    with a parameter annotated ``TimerInfo`` (rclpy fills it in, from Jazzy
+    on; it checks the annotation the same way).
+    """
+    timer_info = _timer_info()
+    for kind in _KINDS:
+        for entity in getattr(node, _LISTS[kind]):
+            callback = getattr(entity, 'callback', None)
+            if callback is None:
+                continue
+            if inspect.iscoroutinefunction(callback):
+                return f'a {kind} callback is a coroutine ({_name(callback)})'
+            if kind == 'timer' and timer_info is not None and any(
+                    parameter.annotation == timer_info
+                    for parameter in _parameters(callback)):
+                return f'a timer callback takes TimerInfo ({_name(callback)})'
+    return None
+
+
+def _parameters(callback: Callable[..., Any]) -> List[inspect.Parameter]:
+    try:
+        return list(inspect.signature(callback).parameters.values())
+    except (TypeError, ValueError):  # a builtin without a signature
+        return []
+
+
+def _name(callback: Callable[..., Any]) -> str:
+    return getattr(callback, '__qualname__', repr(callback))
+
+
+def _timer_info() -> Any:
+    try:
+        from rclpy.timer import TimerInfo
+        return TimerInfo
+    except ImportError:  # Humble: timers take no argument
+        return None
+
+
+def _timer_passed(invalid: Any) -> Tuple[Any, ...]:
+    """Return the errors of a timer's call that mean nothing to run (as rclpy passes them)."""
+    try:
+        from rclpy.exceptions import TimerCancelledError
+        return (invalid, TimerCancelledError)
+    except ImportError:  # before Kilted: a cancelled timer is not ready (checked first)
+        return (invalid,)
 
 
 def _call_timer(handle: Any) -> Any:
@@ -321,27 +465,53 @@ _RUN: Dict[str, Callable[[LeanExecutor, Any], None]] = {
 }
 
 
-#: What ``LeanExecutor`` calls of rclpy's implementation beyond its public API.
-_NEEDED = ('WaitSet',)
+def rclpy_version() -> Optional[str]:
+    """
+    Return the version of the rclpy imported (``9.1.2``), or None if nothing says it.
+
+    From its installed metadata (the wheels' and colcon's egg-info), else
+    from its ``package.xml`` in the ament index (any ROS install).
+    """
+    import importlib.metadata
+    import os
+
+    for name in ('rclpy', 'ros-rclpy'):
+        try:
+            return importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    try:
+        from ament_index_python.packages import get_package_share_directory
+        with open(os.path.join(get_package_share_directory('rclpy'), 'package.xml')) as xml:
+            found = re.search(r'<version>\s*([0-9][0-9.]*)\s*</version>', xml.read())
+        return found.group(1) if found else None
+    except Exception:  # noqa: B902  (no ament index, no package.xml: unknown)
+        return None
+
+
+def lean_refusal(version: Optional[str]) -> Optional[str]:
+    """Say why the lean executor does not serve rclpy ``version`` (None: it does)."""
+    if version is None:
+        return "rclpy's version is unknown"
+    release = '.'.join(version.split('.')[:2])
+    if release not in LEAN_RCLPY:
+        known = ', '.join(f'{number} ({distro})' for number, distro in LEAN_RCLPY.items())
+        return f'rclpy {version} is not a release the lean executor is checked on ({known})'
+    return None
 
 
 def spinner_executor(node: Any, lean: bool) -> Any:
     """
-    Return the executor a spinner uses for ``node``: lean if asked and this rclpy allows.
+    Return the executor a spinner uses for ``node``: lean if asked and this rclpy is known.
 
     Otherwise rclpy's ``SingleThreadedExecutor``; a lean one asked for and
-    not possible is logged as a warning with the reason.
+    not given is logged once, as a warning with the reason.
     """
     from rclpy.executors import SingleThreadedExecutor
 
     if lean:
-        try:
-            from rclpy.impl.implementation_singleton import rclpy_implementation
-            missing = [name for name in _NEEDED if not hasattr(rclpy_implementation, name)]
-            if not missing:
-                return LeanExecutor(context=node.context)
-            reason = f'rclpy has no {", ".join(missing)}'
-        except ImportError as error:
-            reason = str(error)
+        reason = lean_refusal(rclpy_version())
+        if reason is None:
+            return LeanExecutor(context=node.context)
         node.get_logger().warning(f"spinning with rclpy's SingleThreadedExecutor: {reason}")
     return SingleThreadedExecutor(context=node.context)

@@ -57,15 +57,13 @@ from types import FrameType
 from typing import Any, Callable, List, Optional, Tuple, Type
 
 from twobone_ik_ros.model.dependencies import MissingLibrary
-from twobone_ik_ros.ros.executor import LeanExecutor, spinner_executor
+from twobone_ik_ros.ros.executor import LeanExecutor, RCLPY_WAIT_S, spinner_executor
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 #: seconds an orderly stop may take before the process ends anyway (launch waits 5 s)
 STOP_TIMEOUT = 3.0
 #: the exit code then: not a clean shutdown
 STOP_HUNG_EXIT_CODE = 1
-#: How often a spinner on rclpy's executor looks whether it was stopped (s)
-RCLPY_STOP_POLL_S = 0.1
 
 
 def _give_up(name: str) -> None:
@@ -143,7 +141,7 @@ class Spinner:
         # rclpy's executor: a wait with a timeout, since its spin_once() without one
         # ignores the wake of a stop while nothing is ready (a node whose timers are
         # on a /clock that does not come, use_sim_time), until the stop watchdog
-        timeout = None if isinstance(self._executor, LeanExecutor) else RCLPY_STOP_POLL_S
+        timeout = None if isinstance(self._executor, LeanExecutor) else RCLPY_WAIT_S
         try:
             while (not self._stopping.is_set() and self._executor.context.ok()
                    and not self._until()):

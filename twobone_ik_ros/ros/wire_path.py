@@ -44,6 +44,7 @@ from typing import Any, NamedTuple, Optional, Tuple
 from geometry_msgs.msg import PoseStamped
 from nav_msgs.msg import Path
 import numpy as np
+import numpy.typing as npt
 from rclpy.serialization import serialize_message
 from twobone_ik_ros.ros.wire import align, CDR_LE, ENCAPSULATION, read_string, STAMP, U32
 
@@ -64,9 +65,9 @@ class PathData(NamedTuple):
     #: the first pose's header (None without poses): the path's frame when its own is empty
     first: Optional[Stamped]
     #: (N, 3) positions
-    points: np.ndarray
+    points: npt.NDArray[np.float64]
     #: (N,) pose stamps in nanoseconds
-    stamps_ns: np.ndarray
+    stamps_ns: npt.NDArray[np.int64]
 
     @classmethod
     def from_message(cls, msg: Path) -> 'PathData':

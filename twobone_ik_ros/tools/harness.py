@@ -128,11 +128,28 @@ class GraphClient:
         while time.monotonic() < deadline:
             self.executor.spin_once(timeout_sec=0.01)
 
+    def publisher_count(self, subscription: Any) -> int:
+        """Return how many publishers ``subscription`` of this node is matched with."""
+        return publisher_count(self.node, subscription)
+
     def close(self) -> None:
         """Destroy the node and its context."""
         self.executor.shutdown()
         self.node.destroy_node()
         self._rclpy.shutdown(context=self.context)
+
+
+def publisher_count(node: Any, subscription: Any) -> int:
+    """
+    Return how many publishers ``subscription`` (of ``node``) is matched with.
+
+    ``Subscription.get_publisher_count`` came with Iron; on Humble the
+    graph's count of the topic's publishers stands in for it.
+    """
+    count = getattr(subscription, 'get_publisher_count', None)
+    if count is not None:
+        return int(count())
+    return int(node.count_publishers(subscription.topic_name))
 
 
 def benchmark_options(parser: argparse.ArgumentParser,
