@@ -182,7 +182,9 @@ def test_a_circle_path_is_one_branch_continuous_trajectory(controlled_arm):
     times = [seconds(p.time_from_start) for p in trajectory.points]
     # the arm is on the first pose (its branch, closest): the path timed within the limits
     # (arm.path_timing): points every 20 ms of toppra's timing on the path's geometry
-    start = positions.index((down.theta1, down.theta2))
+    # (the path's angles are the batch solver's: numpy's arctan2, which may be an ulp from libm's)
+    start = next(i for i, position in enumerate(positions)
+                 if position == pytest.approx((down.theta1, down.theta2), abs=1e-12))
     on_path = positions[start:]
     for theta1, theta2 in on_path:
         tx, ty = tip(theta1, theta2)
@@ -305,8 +307,9 @@ def test_path_stamps_beyond_the_limits_are_stretched_and_counted(controlled_arm,
     times = [seconds(p.time_from_start) for p in trajectory.points]
     # the stamped poses' spline knots (after a move to the first pose if the node still
     # had the arm moving there: a target sent twice by reach is a second move to it)
-    start = TwoBoneIK(R1, R2).solve(*points[0])
-    begin = positions.index((start.theta1, start.theta2))
+    start = TwoBoneIK(R1, R2).solve(*points[0])  # (libm's atan2; the path's: numpy's)
+    begin = next(i for i, position in enumerate(positions)
+                 if position == pytest.approx((start.theta1, start.theta2), abs=1e-12))
     positions, times = positions[begin:], times[begin:]
     assert len(positions) == len(points)
     duration = times[-1] - times[0]

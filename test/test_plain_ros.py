@@ -49,8 +49,9 @@ WHEEL_DISTRO = os.environ.get('ROS_DISTRO', 'kilted')
 
 
 def _pinned_numpy():
+    """Return the numpy pin of the distribution's Ubuntu (the one the suite's venv has)."""
     from helpers import ROOT
-    with open(os.path.join(ROOT, 'requirements', 'dev.txt')) as pins:
+    with open(os.path.join(ROOT, 'requirements', 'noble.txt')) as pins:
         return next(line.strip() for line in pins if line.startswith('numpy=='))
 
 
