@@ -73,9 +73,9 @@ fi
 # Fast DDS 2.6, the messages, control_msgs, tf2_py, launch and ros2cli on
 # CPython 3.10 with Ubuntu 22.04's numpy (a venv and a colcon workspace, 109
 # packages), once per machine into a folder keyed by the sources and the build
-# flags (TWOBONE_HUMBLE_BUILD: -O1, not Release's -O3, which about halves the
-# compile of Fast DDS, the long pole; doc/testing.md has the times).  NICE=0:
-# build.sh's default niceness 15 starves the build beside other work.
+# flags (TWOBONE_HUMBLE_BUILD: -O1 instead of Release's -O3 about halves the
+# compile of Fast DDS, the build's long pole).  NICE=0: build.sh's default
+# niceness 15 starves the build beside other work.
 TWOBONE_HUMBLE_HOME=""
 TWOBONE_HUMBLE_BUILD="BUILD_TYPE=None CFLAGS=-O1 CXXFLAGS=-O1"
 if [ "$TWOBONE_DISTRO" = humble ]; then
