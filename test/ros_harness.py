@@ -41,7 +41,7 @@ from rclpy.qos import DurabilityPolicy, QoSProfile
 from rclpy.subscription import Subscription
 from sensor_msgs.msg import JointState
 from twobone_ik_ros.ros.process import STOP_HUNG_EXIT_CODE
-from twobone_ik_ros.tools.harness import GraphClient, log_path, RosProcess
+from twobone_ik_ros.tools.harness import GraphClient, log_path, publisher_count, RosProcess
 from visualization_msgs.msg import MarkerArray
 import yaml
 
@@ -198,7 +198,7 @@ class Probe(GraphClient):
         # our side seeing its writer is not enough, its writer must have seen
         # our reader; the markers (transient local) arriving prove that much
         ready = self.spin_until(lambda: self.target_pub.get_subscription_count() > 0
-                                and self.publisher_count(self.joint_state_sub) > 0
+                                and publisher_count(self.node, self.joint_state_sub) > 0
                                 and bool(self.markers)
                                 and client.service_is_ready()
                                 and self.node.count_publishers('/diagnostics') > 0, timeout)

@@ -41,6 +41,8 @@ from rcl_interfaces.srv import GetParameters
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.parameter import Parameter
+import rclpy.timer
+from ros_harness import MESSAGE_INFO
 from std_msgs.msg import String
 from twobone_ik_ros.ros.executor import (
     LEAN_RCLPY, lean_refusal, LeanExecutor, rclpy_version, spinner_executor)
@@ -49,6 +51,8 @@ from twobone_ik_ros.ros.process import Spinner, STOP_TIMEOUT
 pytestmark = pytest.mark.ros
 
 KINDS = ('lean', 'rclpy')
+#: rclpy's TimerInfo, which a timer callback may take (Jazzy on; None on Humble)
+TimerInfo = getattr(rclpy.timer, 'TimerInfo', None)
 
 
 class Pair:
@@ -108,12 +112,6 @@ class Pair:
             rclpy.try_shutdown(context=context)
 
 
-def with_info_supported():
-    """Tell whether this rclpy hands a subscription's message info (Iron on)."""
-    from rclpy.subscription import Subscription
-    return hasattr(Subscription, 'CallbackType')
-
-
 def since(times):
     """Return the seconds since the last of ``times`` (monotonic; infinity if none)."""
     return time.monotonic() - times[-1] if times else float('inf')
@@ -126,14 +124,14 @@ def subscriptions(pair):
     """Hear five messages on a message-only and (Iron on) a message-info subscription."""
     node, only, info = pair.node, [], []
     node.create_subscription(String, 'chatter', lambda msg: only.append(msg.data), 10)
-    if with_info_supported():
+    if MESSAGE_INFO:
         node.create_subscription(
             String, 'chatter',
             lambda msg, message_info: info.append(
                 (msg.data, message_info['publication_sequence_number'] >= 1)), 10)
     publisher = pair.peer.create_publisher(String, 'chatter', 10)
     pair.start()
-    subscribers = 2 if with_info_supported() else 1
+    subscribers = 2 if MESSAGE_INFO else 1
     assert pair.spin_peer_until(lambda: publisher.get_subscription_count() == subscribers)
     for i in range(5):
         publisher.publish(String(data=str(i)))
@@ -382,10 +380,6 @@ def callbacks_the_lean_executor_does_not_serve(pair):
         heard.append(msg.data)
 
     node.create_subscription(String, 'chatter', hear, 10)
-    try:
-        from rclpy.timer import TimerInfo
-    except ImportError:  # Humble: timers take no argument
-        TimerInfo = None  # noqa: N806
     if TimerInfo is not None:
         def tick(info: TimerInfo):
             if not infos:
@@ -404,7 +398,7 @@ def callbacks_the_lean_executor_does_not_serve(pair):
 SCENARIOS = {
     subscriptions: lambda: {
         'only': ['0', '1', '2', '3', '4'],
-        'info': [(str(i), True) for i in range(5)] if with_info_supported() else []},
+        'info': [(str(i), True) for i in range(5)] if MESSAGE_INFO else []},
     made_and_destroyed_by_callbacks: lambda: {'ticks': 1, 'heard': ['0', '1', '2', '3', '4']},
     destroyed_in_the_same_wake: lambda: {'first': ['once'], 'second': []},
     services_and_clients: lambda: {'asked': 42, 'heard': ['six times seven']},
@@ -418,19 +412,11 @@ SCENARIOS = {
     stop_under_load: lambda: {'stopped before the watchdog': True},
     callbacks_the_lean_executor_does_not_serve: lambda: {
         'heard': ['awaited'],
-        'timer info': ['TimerInfo'] if _has_timer_info() else []},
+        'timer info': ['TimerInfo'] if TimerInfo is not None else []},
 }
 #: scenarios whose node runs on simulated time
 NODE_OPTIONS = {timer_on_a_simulated_clock: {
     'parameter_overrides': [Parameter('use_sim_time', value=True)]}}
-
-
-def _has_timer_info():
-    try:
-        from rclpy.timer import TimerInfo  # noqa: F401
-        return True
-    except ImportError:
-        return False
 
 
 def run(scenario, kind):

@@ -24,7 +24,7 @@ on), just after it is set on Humble.
 
 from __future__ import annotations
 
-from typing import Any, List
+from typing import Any, Iterable, List
 
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
@@ -40,9 +40,7 @@ def declare_parameters(node: Node) -> IKConfig:
     values = {name: node.get_parameter(name).value for name in PARAMETER_NAMES}
     config = validate(values)
     # r1:=2 arrives as an INTEGER; store it as the double it means
-    node.set_parameters([Parameter(name, Parameter.Type.DOUBLE, float(value))
-                         for name, value in values.items()
-                         if as_double(name, value) is not value])
+    node.set_parameters(integers_as_doubles(node.get_parameters(PARAMETER_NAMES)))
     if hasattr(node, 'add_pre_set_parameters_callback'):  # Iron on
         node.add_pre_set_parameters_callback(doubles_as_doubles)
     else:  # Humble
@@ -68,10 +66,16 @@ def descriptor(spec: ParameterSpec) -> Any:
                                dynamic_typing=True, floating_point_range=ranges)
 
 
+def integers_as_doubles(parameters: Iterable[Parameter[Any]]) -> List[Parameter[Any]]:
+    """Return those of ``parameters`` that hold an integer for a double, as that double."""
+    return [Parameter(p.name, Parameter.Type.DOUBLE, float(p.value))
+            for p in parameters if as_double(p.name, p.value) is not p.value]
+
+
 def doubles_as_doubles(parameters: List[Parameter[Any]]) -> List[Parameter[Any]]:
     """Pre-set callback: ``ros2 param set /twobone_ik r1 2`` stores the double 2.0."""
-    return [Parameter(p.name, Parameter.Type.DOUBLE, float(p.value))
-            if as_double(p.name, p.value) is not p.value else p for p in parameters]
+    doubled = {p.name: p for p in integers_as_doubles(parameters)}
+    return [doubled.get(p.name, p) for p in parameters]
 
 
 def store_doubles_once_set(node: Node, parameters: List[Parameter[Any]]) -> SetParametersResult:
@@ -84,16 +88,13 @@ def store_doubles_once_set(node: Node, parameters: List[Parameter[Any]]) -> SetP
     succeeded.  The next callback the node runs is that timer: a reader
     that asks after the set's answer reads the double.
     """
-    names = [p.name for p in parameters if as_double(p.name, p.value) is not p.value]
+    names = [p.name for p in integers_as_doubles(parameters)]
     if names:
         timers: List[Any] = []
 
         def store() -> None:
             node.destroy_timer(timers[0])
-            values = {name: node.get_parameter(name).value for name in names}
-            node.set_parameters([Parameter(name, Parameter.Type.DOUBLE, float(value))
-                                 for name, value in values.items()
-                                 if as_double(name, value) is not value])
+            node.set_parameters(integers_as_doubles(node.get_parameters(names)))
 
         timers.append(node.create_timer(0.0, store))
     return SetParametersResult(successful=True)

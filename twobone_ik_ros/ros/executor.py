@@ -398,7 +398,6 @@ def unserved_callback(node: Any) -> Optional[str]:
     with a parameter annotated ``TimerInfo`` (rclpy fills it in, from Jazzy
     on; it checks the annotation the same way).
     """
-    timer_info = _timer_info()
     for kind in _KINDS:
         for entity in getattr(node, _LISTS[kind]):
             callback = getattr(entity, 'callback', None)
@@ -406,8 +405,8 @@ def unserved_callback(node: Any) -> Optional[str]:
                 continue
             if inspect.iscoroutinefunction(callback):
                 return f'a {kind} callback is a coroutine ({_name(callback)})'
-            if kind == 'timer' and timer_info is not None and any(
-                    parameter.annotation == timer_info
+            if kind == 'timer' and _TIMER_INFO is not None and any(
+                    parameter.annotation == _TIMER_INFO
                     for parameter in _parameters(callback)):
                 return f'a timer callback takes TimerInfo ({_name(callback)})'
     return None
@@ -456,6 +455,7 @@ def _with_info() -> Any:
 
 
 _WITH_INFO = _with_info()
+_TIMER_INFO = _timer_info()
 _RUN: Dict[str, Callable[[LeanExecutor, Any], None]] = {
     'timer': LeanExecutor._run_timer,
     'subscription': LeanExecutor._run_subscription,

@@ -128,10 +128,6 @@ class GraphClient:
         while time.monotonic() < deadline:
             self.executor.spin_once(timeout_sec=0.01)
 
-    def publisher_count(self, subscription: Any) -> int:
-        """Return how many publishers ``subscription`` of this node is matched with."""
-        return publisher_count(self.node, subscription)
-
     def close(self) -> None:
         """Destroy the node and its context."""
         self.executor.shutdown()
