@@ -379,9 +379,12 @@ def counters_once_settled(probe, expected=None, timeout=30.0, accounted=None):
     flood the last targets can take a few seconds more to arrive, when DDS
     repairs what the busy machine dropped only at the writer's next
     heartbeat (Fast DDS: every 3 s), so a count that stood still for two
-    reports is not yet final.
+    reports is not yet final.  On Humble, where nothing lost is counted
+    (no message info), the count that stood still is all there is.
     """
     seen = []
+    if not MESSAGE_INFO:
+        accounted = None
 
     def settled():
         seen.append(probe.latest_diagnostics()[1])
@@ -403,7 +406,8 @@ def test_paced_mixed_targets_are_each_answered_or_counted(keep_all):
     With keep-all on both sides (what a list of targets that must each be
     answered should use), DDS flow control holds the sender back and nothing
     is lost, however busy the machine.  With the default depth 10, a busy
-    machine loses some, and the node counts every one it lost.
+    machine loses some, and the node counts every one it lost (Iron on; on
+    Humble it cannot: its rclpy hands no message info, so no sequence numbers).
     """
     namespace = '/' + unique_name('paced')
     options = ['-p', f'qos_overrides.{namespace}/target.subscription.history:=keep_all']
@@ -417,7 +421,10 @@ def test_paced_mixed_targets_are_each_answered_or_counted(keep_all):
                                        accounted=None if keep_all else sent)
         print(f'paced, keep_all={keep_all}: sent {sent}, received {counts["received"]}, '
               f'lost {counts["lost"]} (DDS reported {counts["lost.dds"]})')
-        assert counts['received'] + counts['lost'] == sent
+        if keep_all or MESSAGE_INFO:
+            assert counts['received'] + counts['lost'] == sent
+        else:  # Humble's rclpy hands no message info: what keep-last drops is not counted
+            assert counts['received'] <= sent and counts['lost'] == 0
         assert counts['received'] == counts['solved'] + counts['clamped'] + counts['rejected']
         assert counts['rejected'] == counts['rejected.non_finite']
         if keep_all:
