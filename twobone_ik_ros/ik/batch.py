@@ -1,17 +1,3 @@
-# Copyright 2026 The twobone_ik_ros Authors
-#
-# Licensed under the Apache License, Version 2.0 (the "License");
-# you may not use this file except in compliance with the License.
-# You may obtain a copy of the License at
-#
-#     http://www.apache.org/licenses/LICENSE-2.0
-#
-# Unless required by applicable law or agreed to in writing, software
-# distributed under the License is distributed on an "AS IS" BASIS,
-# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
-# See the License for the specific language governing permissions and
-# limitations under the License.
-
 """
 The solver for N targets at once: the method of ``solver.py`` on arrays.
 
@@ -19,9 +5,16 @@ Every step of ``ik.scalar`` has a row-wise counterpart here, doing the same
 IEEE operations in the same order, so elbows and reached points agree with
 the scalar solver to the last bit (angles to numpy's ``arctan2``, which is not
 libm's); ``test_solver*.py`` holds the two in step.  Work is done in
-cache-sized blocks of rows, with no Python code per target.  Its length is
-one idea: the scalar method, step by step, for arrays.
+cache-sized blocks of rows, with no Python code per target.
 """
+
+# Copyright 2026 The twobone_ik_ros Authors
+# Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+# in compliance with the License. You may obtain a copy of the License at
+# http://www.apache.org/licenses/LICENSE-2.0 Unless required by applicable law or agreed to in
+# writing, software distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
+# language governing permissions and limitations under the License.
 
 from __future__ import annotations
 

@@ -1,17 +1,3 @@
-# Copyright 2026 The twobone_ik_ros Authors
-#
-# Licensed under the Apache License, Version 2.0 (the "License");
-# you may not use this file except in compliance with the License.
-# You may obtain a copy of the License at
-#
-#     http://www.apache.org/licenses/LICENSE-2.0
-#
-# Unless required by applicable law or agreed to in writing, software
-# distributed under the License is distributed on an "AS IS" BASIS,
-# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
-# See the License for the specific language governing permissions and
-# limitations under the License.
-
 """
 The solver's vocabulary: enums, result types, the arm and its limits.
 
@@ -19,10 +5,17 @@ Pure Python and numpy types, no arithmetic of the solver: ``solver.py``
 documents the method, ``ik.scalar`` and ``ik.batch`` implement it for one
 target and for arrays of targets, and both build their results from here.
 ``SolverConstants`` is one configuration, validated and precomputed once.
-Its length is one idea: each type carries the checks that make it valid
-(joint limits, link lengths, the enums' choices), so that nothing later
-checks again.
+Each type carries the checks that make it valid (joint limits, link
+lengths, the enums' choices), so that nothing later checks again.
 """
+
+# Copyright 2026 The twobone_ik_ros Authors
+# Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+# in compliance with the License. You may obtain a copy of the License at
+# http://www.apache.org/licenses/LICENSE-2.0 Unless required by applicable law or agreed to in
+# writing, software distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
+# language governing permissions and limitations under the License.
 
 from __future__ import annotations
 

@@ -1,17 +1,3 @@
-# Copyright 2026 The twobone_ik_ros Authors
-#
-# Licensed under the Apache License, Version 2.0 (the "License");
-# you may not use this file except in compliance with the License.
-# You may obtain a copy of the License at
-#
-#     http://www.apache.org/licenses/LICENSE-2.0
-#
-# Unless required by applicable law or agreed to in writing, software
-# distributed under the License is distributed on an "AS IS" BASIS,
-# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
-# See the License for the specific language governing permissions and
-# limitations under the License.
-
 """
 QoS event callbacks, from wherever this rclpy keeps them, and the "none at all" settings.
 
@@ -21,6 +7,14 @@ on every wake-up: under 1 kHz of targets a profile showed them costing more
 per target than the solve.  The node's entities are created ``QUIET``; the
 other side of a mismatch still reports it.
 """
+
+# Copyright 2026 The twobone_ik_ros Authors
+# Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+# in compliance with the License. You may obtain a copy of the License at
+# http://www.apache.org/licenses/LICENSE-2.0 Unless required by applicable law or agreed to in
+# writing, software distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
+# language governing permissions and limitations under the License.
 
 try:
     from rclpy.event_handler import PublisherEventCallbacks, SubscriptionEventCallbacks
