@@ -489,6 +489,11 @@ class ArmOutput:
         return self._streamer.playing
 
 
+def arm_limits(config: IKConfig) -> Tuple[Tuple[Limits, float], Bounds]:
+    """Return what moves are planned and checked within: the planner's limits, the bounds."""
+    return _limits(config), _bounds(config)
+
+
 def _limits(config: IKConfig) -> Tuple[Limits, float]:
     """Return what a planner is made of: the joints' limits and the shortest move."""
     return (Limits.of(config.max_joint_velocity, config.max_joint_acceleration,

@@ -5,8 +5,7 @@ The launch files keep only the wiring.  Here are the argument table (derived
 from the node's parameter table), the resolution of a parameter file and the
 command-line arguments into one validated configuration, and the list of
 packages a launch needs, so that everything that can be wrong is found
-before any process starts.  One idea, a little over 300 lines: the launch
-files' decisions, each a function the launch tests call alone.
+before any process starts: each a function the launch tests call alone.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -24,13 +23,14 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from twobone_ik_ros.model.dependencies import check, findable, MissingLibrary
 from twobone_ik_ros.model.parameters import (
-    as_double, DEFAULTS, IKConfig, Output, PARAMETER_NAMES, SPECS, validate)
+    as_double, DEFAULTS, IKConfig, Output, PARAMETER_NAMES, PARAMETERS, SPECS, validate)
 from twobone_ik_ros.model.urdf import config_urdf
 
 NODE_NAME = 'twobone_ik'
-#: Node parameters that are also launch arguments; an empty value means "not
-#: given", so that the params_file (then the node's default) applies.
-NODE_ARGUMENTS = ('r1', 'r2', 'elbow', 'unreachable', 'base_frame', 'frame_prefix', 'output')
+#: Node parameters that are also launch arguments (the table's ``launch``); an
+#: empty value means "not given", so that the params_file (then the node's
+#: default) applies.
+NODE_ARGUMENTS = tuple(spec.name for spec in PARAMETERS if spec.launch)
 BOOLEAN = ('true', 'false')
 #: The controller control.launch.py commands for each output unless
 #: ``controller`` names another: the names config/controllers.yaml gives them.

@@ -1,17 +1,22 @@
 """
-The node's parameters: one table of specs, and validation as a pure function.
+The node's parameters: one row each, and the validation they define.
 
-``PARAMETERS`` is the single source of the names, types, defaults, choices and
-descriptions.  The node declares from it; the launch arguments
-(``bringup.launch_config``), ``config/twobone_ik.yaml``, the XML launch file, the
-URDF defaults and the README are derived from it or tested against it.
+``PARAMETERS`` is the table: a row names a parameter, its ROS type and
+default, the check its values pass (which also says its range or choices),
+a one-line summary, the full description, what a change at runtime does,
+and whether it is a launch argument.  Everything else comes from the table
+or is tested against it: the node's declarations (``node.declarations``),
+``validate`` (below), the launch arguments (``bringup.launch_config``), and
+the files ``bringup.generated`` writes (``config/twobone_ik.yaml``, the XML
+launch file, README's table).  Adding a parameter is one row here and its
+field in ``IKConfig``.
+
 ``validate`` turns raw values into an ``IKConfig`` or raises ``ValueError``
 naming the bad value; the node calls it at start-up and for every runtime
-change, and the launch files call it before they start anything, so all three
-refuse exactly the same things with the same message.  Nothing here imports
-ROS (the node's declarations are ``node.declarations``).  Its length is the
-table itself (one spec, with its description, per parameter) and the one
-validation all three users share: one idea that must not be split.
+change, and the launch files before they start anything, so all three refuse
+the same things with the same message.  The solver's own arguments (link
+lengths, elbow, unreachable, joint limits) are judged by ``TwoBoneIK``
+itself.  Nothing here imports ROS.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -28,24 +33,13 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+import inspect
 import math
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Type
 
-from twobone_ik_ros.ik.vocabulary import enum_value
+from twobone_ik_ros.ik.vocabulary import enum_value, JointLimits
 from twobone_ik_ros.solver import (
     ElbowPreference, LINK_LENGTH_RANGE, TwoBoneIK, UnreachablePolicy)
-
-#: Ranges of the numeric parameters that are not link lengths.
-JOINT_STATE_RATE_RANGE = (0.0, 1000.0)
-TRANSFORM_TIMEOUT_RANGE = (0.0, 10.0)
-MAX_JOINT_VELOCITY_RANGE = (1e-3, 100.0)
-MIN_MOVE_TIME_RANGE = (1e-3, 60.0)
-MAX_JOINT_ACCELERATION_RANGE = (1e-3, 1000.0)
-MAX_JOINT_JERK_RANGE = (0.0, 100000.0)
-COMMAND_RATE_RANGE = (1.0, 1000.0)
-GOAL_TOLERANCE_RANGE = (1e-9, 1.0)
-GOAL_TIME_TOLERANCE_RANGE = (0.0, 3600.0)
-ARM_STATE_TIMEOUT_RANGE = (0.01, 3600.0)
 
 
 class Output(str, Enum):
@@ -77,144 +71,330 @@ class Output(str, Enum):
         return self is not Output.JOINT_STATES
 
 
+class Runtime(Enum):
+    """What a change of a parameter at runtime does besides taking effect."""
+
+    #: robot_state_publisher gets the new URDF (``node.robot_model``)
+    MODEL = "robot_state_publisher's model follows"
+    #: the move under way is re-planned within the new limits (``ArmOutput``)
+    LIMITS = 'a move under way is brought within them'
+    #: the old output's publisher (or action client) gives way to the new one's
+    OUTPUT = "the old output's topic gives way to the new one's"
+
+
+# ------------------------------------------------------------------ checks
+
+
+@dataclass(frozen=True)
+class Check:
+    """A parameter's values: what ``validate`` accepts and what it makes of them."""
+
+    #: the rule, for ``ros2 param describe`` and the docs
+    constraints: str
+
+    @property
+    def limits(self) -> Optional[Tuple[float, float]]:
+        """Return (from, to) of a double, declared as its FloatingPointRange (or None)."""
+        return None
+
+    @property
+    def choices(self) -> Tuple[str, ...]:
+        """Return the values a string may take (empty: any the rule allows)."""
+        return ()
+
+    def __call__(self, name: str, value: Any) -> Any:
+        """Return ``value`` as the configuration holds it; ValueError naming ``name`` if bad."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class InRange(Check):
+    """A number within [low, high], held as a float."""
+
+    low: float = 0.0
+    high: float = 0.0
+
+    @classmethod
+    def of(cls, low: float, high: float, noun: str) -> InRange:
+        """Return the check of ``low <= noun <= high``."""
+        return cls(f'{low:g} <= {noun} <= {high:g}', low, high)
+
+    @property
+    def limits(self) -> Optional[Tuple[float, float]]:
+        """Return the range."""
+        return (self.low, self.high)
+
+    def __call__(self, name: str, value: Any) -> float:
+        """Return the number, or raise naming the range."""
+        number = _number(name, value)
+        if not self.low <= number <= self.high:
+            raise ValueError(
+                f'{name} must lie in [{self.low:g}, {self.high:g}], got {number!r}')
+        return number
+
+
+@dataclass(frozen=True)
+class Length(Check):
+    """A link length: a number here, its range the solver's (``TwoBoneIK`` judges it)."""
+
+    @property
+    def limits(self) -> Optional[Tuple[float, float]]:
+        """Return the solver's range of link lengths."""
+        return LINK_LENGTH_RANGE
+
+    def __call__(self, name: str, value: Any) -> float:
+        """Return the number."""
+        return _number(name, value)
+
+
+@dataclass(frozen=True)
+class OneOf(Check):
+    """One of an enum's values, held as the member."""
+
+    kind: Type[Enum] = Output
+
+    @classmethod
+    def of(cls, kind: Type[Enum]) -> OneOf:
+        """Return the check of ``kind``'s values."""
+        return cls('one of ' + ', '.join(member.value for member in kind), kind)
+
+    @property
+    def choices(self) -> Tuple[str, ...]:
+        """Return the enum's values."""
+        return tuple(member.value for member in self.kind)
+
+    def __call__(self, name: str, value: Any) -> Any:
+        """Return the member, or raise naming the choices."""
+        return enum_value(self.kind, value, name)
+
+
+@dataclass(frozen=True)
+class FrameId(Check):
+    """A tf2 frame id (no leading slash, no spaces); with ``empty``, also ''."""
+
+    empty: bool = False
+
+    def __call__(self, name: str, value: Any) -> str:
+        """Return the frame id."""
+        if self.empty and value == '':
+            return ''
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(f'{name} must be a non-empty frame id, got {value!r}')
+        if value.startswith('/') or any(c.isspace() for c in value):
+            raise ValueError(
+                f'{name} must be a tf2 frame id (no leading slash, no spaces), got {value!r}')
+        return value
+
+
+@dataclass(frozen=True)
+class NodeName(Check):
+    """A node name or ''."""
+
+    def __call__(self, name: str, value: Any) -> str:
+        """Return the name."""
+        if not isinstance(value, str) or any(c.isspace() for c in value):
+            raise ValueError(f'{name} must be a node name or empty, got {value!r}')
+        return value
+
+
+@dataclass(frozen=True)
+class NamePair(Check):
+    """Two distinct non-empty names."""
+
+    def __call__(self, name: str, value: Any) -> Tuple[str, str]:
+        """Return the two names."""
+        names = _as_list(value)
+        if (names is None or len(names) != 2
+                or not all(isinstance(n, str) and n.strip() for n in names)):
+            raise ValueError(f'{name} must be two non-empty names, got {value!r}')
+        if names[0] == names[1]:
+            raise ValueError(f'{name} must be distinct, got {value!r}')
+        return (names[0], names[1])
+
+
+@dataclass(frozen=True)
+class AnglePair(Check):
+    """[min, max] of a joint: two numbers here, the range the solver's (``JointLimits``)."""
+
+    def __call__(self, name: str, value: Any) -> Tuple[float, float]:
+        """Return the two numbers."""
+        items = _as_list(value)
+        if items is None or len(items) != 2:
+            raise ValueError(f'{name} must be two numbers [min, max], got {value!r}')
+        return (_number(name, items[0]), _number(name, items[1]))
+
+
+# ------------------------------------------------------------------ the table
+
+
 @dataclass(frozen=True)
 class ParameterSpec:
-    """Declaration data for one parameter (``kind`` is the ROS type name)."""
+    """One parameter: everything the node, the launch files and the docs say of it."""
 
     name: str
+    #: the ROS type: 'double', 'string', 'string_array' or 'double_array'
+    kind: str
     default: Any
-    kind: str  # 'double', 'string', 'string_array', 'double_array'
+    check: Check
+    #: one line: README's table and config/twobone_ik.yaml's comment
+    summary: str
+    #: the declared description (``ros2 param describe``)
     description: str
-    constraints: str
-    choices: Tuple[str, ...] = ()
-    #: (from, to) of a double, declared as its FloatingPointRange
-    limits: Optional[Tuple[float, float]] = None
+    runtime: Tuple[Runtime, ...] = ()
+    #: also an argument of twobone_ik.launch.py (empty there: the file's, else the default)
+    launch: bool = False
+
+    @property
+    def constraints(self) -> str:
+        """Return the rule its values follow."""
+        return self.check.constraints
+
+    @property
+    def choices(self) -> Tuple[str, ...]:
+        """Return the values a string may take (empty: any the rule allows)."""
+        return self.check.choices
+
+    @property
+    def limits(self) -> Optional[Tuple[float, float]]:
+        """Return (from, to) of a double, declared as its FloatingPointRange."""
+        return self.check.limits
 
 
-def _choices(kind: Any) -> Tuple[str, ...]:
-    return tuple(member.value for member in kind)
-
-
-_LIMITS = 'two numbers, -4 pi <= min <= max <= 4 pi (two turns each way)'
-_LENGTH = (f'> 0, within [{LINK_LENGTH_RANGE[0]:g}, {LINK_LENGTH_RANGE[1]:g}]; '
-           'integers are accepted and stored as doubles')
+_LENGTH = Length(f'> 0, within [{LINK_LENGTH_RANGE[0]:g}, {LINK_LENGTH_RANGE[1]:g}]; '
+                 'integers are accepted and stored as doubles')
+_LIMITS = AnglePair('two numbers, -4 pi <= min <= max <= 4 pi (two turns each way)')
+_MODEL = (Runtime.MODEL,)
+_MOTION = (Runtime.LIMITS,)
 
 PARAMETERS: Tuple[ParameterSpec, ...] = (
-    ParameterSpec('r1', 1.0, 'double', 'Length of link 1, shoulder to elbow, in metres.',
-                  _LENGTH, limits=LINK_LENGTH_RANGE),
-    ParameterSpec('r2', 0.7, 'double', 'Length of link 2, elbow to tip, in metres.',
-                  _LENGTH, limits=LINK_LENGTH_RANGE),
-    ParameterSpec('elbow', ElbowPreference.UP.value, 'string',
-                  'Elbow branch: up (counter-clockwise of the base-to-target ray, '
-                  'theta2 <= 0), down (its mirror) or closest (nearest the last solution).',
-                  'one of up, down, closest', _choices(ElbowPreference)),
-    ParameterSpec('unreachable', UnreachablePolicy.CLAMP.value, 'string',
-                  'Out-of-reach targets: clamp to the nearest reachable point on the '
-                  'base-to-target ray, or reject them.',
-                  'one of clamp, reject', _choices(UnreachablePolicy)),
-    ParameterSpec('base_frame', 'base_link', 'string',
-                  'Frame of the shoulder (root link of the URDF); the arm moves in its XY '
-                  'plane. Targets with an empty frame_id are taken to be in it.',
-                  'a non-empty tf2 frame id without a leading slash'),
-    ParameterSpec('frame_prefix', '', 'string',
-                  'Prefix of every TF frame of this arm (base_frame, link1, link2, tool0), '
-                  "as robot_state_publisher's frame_prefix: 'left/' for a second arm.",
-                  "empty, or a tf2 frame id prefix such as 'left/'"),
-    ParameterSpec('joint_names', ['shoulder_joint', 'elbow_joint'], 'string_array',
-                  'Names of the shoulder and elbow joints in the published JointState.',
-                  'two distinct non-empty names'),
-    ParameterSpec('shoulder_limits', [-math.pi, math.pi], 'double_array',
-                  'Allowed [min, max] of theta1 in radians; beyond +-pi for a multi-turn '
-                  'joint, which gets the angle within them nearest its current position.',
-                  _LIMITS),
-    ParameterSpec('elbow_limits', [-math.pi, math.pi], 'double_array',
-                  'Allowed [min, max] of theta2 in radians (as shoulder_limits).',
-                  _LIMITS),
-    ParameterSpec('joint_state_rate', 10.0, 'double',
-                  'Rate in Hz at which the current solution is published again on '
-                  'joint_states while no new one goes out (as joint_state_publisher does), so '
-                  'that robot_state_publisher '
-                  'ends on the last solution however fast targets came; 0 turns it off.',
-                  f'{JOINT_STATE_RATE_RANGE[0]:g} <= rate <= {JOINT_STATE_RATE_RANGE[1]:g}',
-                  limits=JOINT_STATE_RATE_RANGE),
-    ParameterSpec('transform_timeout', 0.2, 'double',
-                  'Seconds a target in another frame may wait for its transform (at the '
-                  "target's stamp, or the latest for a zero stamp) before it is rejected as "
-                  'unknown_frame; the node keeps serving other targets meanwhile. Those in the '
-                  'first 2 s after the first such target wait up to 2 s, while the tf2 '
-                  'listener the node starts only then receives the transforms.',
-                  f'{TRANSFORM_TIMEOUT_RANGE[0]:g} <= timeout <= {TRANSFORM_TIMEOUT_RANGE[1]:g}',
-                  limits=TRANSFORM_TIMEOUT_RANGE),
-    ParameterSpec('robot_state_publisher', 'robot_state_publisher', 'string',
-                  'Name of the robot_state_publisher node (relative names are resolved in '
-                  "this node's namespace) whose robot_description is updated when the arm "
-                  'changes at runtime; empty turns it off.',
-                  'empty or a node name'),
-    ParameterSpec('output', Output.JOINT_STATES.value, 'string',
-                  'Where solutions go: joint_states (for display with robot_state_publisher), '
-                  'forward_command (Float64MultiArray on commands, for '
-                  'forward_command_controller), joint_trajectory (JointTrajectory on '
-                  'joint_trajectory, for joint_trajectory_controller) or '
-                  'follow_joint_trajectory (FollowJointTrajectory goals to the '
-                  'follow_joint_trajectory action of joint_trajectory_controller). The '
-                  "controller outputs read the arm's measured joint_states instead of "
-                  'publishing them.',
-                  'one of joint_states, forward_command, joint_trajectory, '
-                  'follow_joint_trajectory',
-                  _choices(Output)),
-    ParameterSpec('max_joint_velocity', 1.0, 'double',
-                  'Fastest joint speed in rad/s of a controller move (and the URDF joint '
-                  'velocity limit); a path without timestamps is timed for it.',
-                  f'{MAX_JOINT_VELOCITY_RANGE[0]:g} <= velocity <= '
-                  f'{MAX_JOINT_VELOCITY_RANGE[1]:g}', limits=MAX_JOINT_VELOCITY_RANGE),
-    ParameterSpec('max_joint_acceleration', 5.0, 'double',
-                  'Largest joint acceleration in rad/s^2 of a controller move.',
-                  f'{MAX_JOINT_ACCELERATION_RANGE[0]:g} <= acceleration <= '
-                  f'{MAX_JOINT_ACCELERATION_RANGE[1]:g}', limits=MAX_JOINT_ACCELERATION_RANGE),
-    ParameterSpec('max_joint_jerk', 0.0, 'double',
-                  'Largest joint jerk in rad/s^3 of a controller move; 0: not limited '
-                  '(acceleration-limited moves).',
-                  f'{MAX_JOINT_JERK_RANGE[0]:g} <= jerk <= {MAX_JOINT_JERK_RANGE[1]:g}',
-                  limits=MAX_JOINT_JERK_RANGE),
-    ParameterSpec('min_move_time', 0.1, 'double',
-                  'Shortest duration in seconds of a controller move, however small the move.',
-                  f'{MIN_MOVE_TIME_RANGE[0]:g} <= time <= {MIN_MOVE_TIME_RANGE[1]:g}',
-                  limits=MIN_MOVE_TIME_RANGE),
-    ParameterSpec('command_rate', 100.0, 'double',
-                  'Rate in Hz at which forward_command streams the positions of a move '
-                  'until the arm arrives, each for one controller cycle: the update_rate '
-                  'of the controller.',
-                  f'{COMMAND_RATE_RANGE[0]:g} <= rate <= {COMMAND_RATE_RANGE[1]:g}',
-                  limits=COMMAND_RATE_RANGE),
-    ParameterSpec('goal_tolerance', 0.001, 'double',
-                  "Radians (each joint) within which the measured arm has reached a move's end "
-                  '(then "reached" is published).',
-                  f'{GOAL_TOLERANCE_RANGE[0]:g} <= tolerance <= {GOAL_TOLERANCE_RANGE[1]:g}',
-                  limits=GOAL_TOLERANCE_RANGE),
-    ParameterSpec('goal_time_tolerance', 1.0, 'double',
-                  "Seconds after a move's planned end by which the arm must have reached it, "
-                  'else the move failed (timed_out).',
-                  f'{GOAL_TIME_TOLERANCE_RANGE[0]:g} <= time <= {GOAL_TIME_TOLERANCE_RANGE[1]:g}',
-                  limits=GOAL_TIME_TOLERANCE_RANGE),
-    ParameterSpec('arm_state_timeout', 0.5, 'double',
-                  "Seconds without joint_states after which the arm's state is stale: the node "
-                  'warns and plans from its own last command until they come back.',
-                  f'{ARM_STATE_TIMEOUT_RANGE[0]:g} <= time <= {ARM_STATE_TIMEOUT_RANGE[1]:g}',
-                  limits=ARM_STATE_TIMEOUT_RANGE),
+    ParameterSpec(
+        'r1', 'double', 1.0, _LENGTH, 'link 1 (shoulder to elbow), metres',
+        'Length of link 1, shoulder to elbow, in metres.', _MODEL, launch=True),
+    ParameterSpec(
+        'r2', 'double', 0.7, _LENGTH, 'link 2 (elbow to tip), metres',
+        'Length of link 2, elbow to tip, in metres.', _MODEL, launch=True),
+    ParameterSpec(
+        'elbow', 'string', ElbowPreference.UP.value, OneOf.of(ElbowPreference),
+        '`up`, `down` or `closest` (the branch nearer the arm)',
+        'Elbow branch: up (counter-clockwise of the base-to-target ray, theta2 <= 0), down '
+        '(its mirror) or closest (nearest the last solution).', launch=True),
+    ParameterSpec(
+        'unreachable', 'string', UnreachablePolicy.CLAMP.value, OneOf.of(UnreachablePolicy),
+        '`clamp` a target beyond reach onto the base→target ray, or `reject` it',
+        'Out-of-reach targets: clamp to the nearest reachable point on the base-to-target '
+        'ray, or reject them.', launch=True),
+    ParameterSpec(
+        'base_frame', 'string', 'base_link',
+        FrameId('a non-empty tf2 frame id without a leading slash'),
+        'frame of the shoulder; targets with an empty frame are in it',
+        'Frame of the shoulder (root link of the URDF); the arm moves in its XY plane. '
+        'Targets with an empty frame_id are taken to be in it.', _MODEL, launch=True),
+    ParameterSpec(
+        'frame_prefix', 'string', '',
+        FrameId("empty, or a tf2 frame id prefix such as 'left/'", empty=True),
+        "prefix of every TF frame of this arm, as robot_state_publisher's",
+        'Prefix of every TF frame of this arm (base_frame, link1, link2, tool0), as '
+        "robot_state_publisher's frame_prefix: 'left/' for a second arm.", _MODEL,
+        launch=True),
+    ParameterSpec(
+        'joint_names', 'string_array', ['shoulder_joint', 'elbow_joint'],
+        NamePair('two distinct non-empty names'), "the joints' names",
+        'Names of the shoulder and elbow joints in the published JointState.', _MODEL),
+    ParameterSpec(
+        'shoulder_limits', 'double_array', [-math.pi, math.pi], _LIMITS,
+        '[min, max] of θ1, within [−4π, 4π]; beyond ±π a multi-turn joint',
+        'Allowed [min, max] of theta1 in radians; beyond +-pi for a multi-turn joint, which '
+        'gets the angle within them nearest its current position.', _MODEL + _MOTION),
+    ParameterSpec(
+        'elbow_limits', 'double_array', [-math.pi, math.pi], _LIMITS,
+        '[min, max] of θ2, the same',
+        'Allowed [min, max] of theta2 in radians (as shoulder_limits).', _MODEL + _MOTION),
+    ParameterSpec(
+        'joint_state_rate', 'double', 10.0, InRange.of(0.0, 1000.0, 'rate'),
+        'Hz at which `joint_states` repeats the last solution (0: off)',
+        'Rate in Hz at which the current solution is published again on joint_states while '
+        'no new one goes out (as joint_state_publisher does), so that robot_state_publisher '
+        'ends on the last solution however fast targets came; 0 turns it off.'),
+    ParameterSpec(
+        'transform_timeout', 'double', 0.2, InRange.of(0.0, 10.0, 'timeout'),
+        'seconds a target in another frame may wait for its transform',
+        "Seconds a target in another frame may wait for its transform (at the target's "
+        'stamp, or the latest for a zero stamp) before it is rejected as unknown_frame; the '
+        'node keeps serving other targets meanwhile. Those in the first 2 s after the first '
+        'such target wait up to 2 s, while the tf2 listener the node starts only then '
+        'receives the transforms.'),
+    ParameterSpec(
+        'robot_state_publisher', 'string', 'robot_state_publisher',
+        NodeName('empty or a node name'),
+        'node whose `robot_description` follows runtime changes (empty: none)',
+        'Name of the robot_state_publisher node (relative names are resolved in this '
+        "node's namespace) whose robot_description is updated when the arm changes at "
+        'runtime; empty turns it off.'),
+    ParameterSpec(
+        'output', 'string', Output.JOINT_STATES.value, OneOf.of(Output),
+        '`joint_states`, `forward_command`, `joint_trajectory` or `follow_joint_trajectory`',
+        'Where solutions go: joint_states (for display with robot_state_publisher), '
+        'forward_command (Float64MultiArray on commands, for forward_command_controller), '
+        'joint_trajectory (JointTrajectory on joint_trajectory, for '
+        'joint_trajectory_controller) or follow_joint_trajectory (FollowJointTrajectory goals '
+        'to the follow_joint_trajectory action of joint_trajectory_controller). The '
+        "controller outputs read the arm's measured joint_states instead of publishing them.",
+        (Runtime.OUTPUT,), launch=True),
+    ParameterSpec(
+        'max_joint_velocity', 'double', 1.0, InRange.of(1e-3, 100.0, 'velocity'),
+        'rad/s, each joint, in a controller move or path',
+        'Fastest joint speed in rad/s of a controller move (and the URDF joint velocity '
+        'limit); a path without timestamps is timed for it.', _MODEL + _MOTION),
+    ParameterSpec(
+        'max_joint_acceleration', 'double', 5.0, InRange.of(1e-3, 1000.0, 'acceleration'),
+        'rad/s², each joint',
+        'Largest joint acceleration in rad/s^2 of a controller move.', _MOTION),
+    ParameterSpec(
+        'max_joint_jerk', 'double', 0.0, InRange.of(0.0, 100000.0, 'jerk'),
+        'rad/s³, each joint (0: not limited)',
+        'Largest joint jerk in rad/s^3 of a controller move; 0: not limited '
+        '(acceleration-limited moves).', _MOTION),
+    ParameterSpec(
+        'min_move_time', 'double', 0.1, InRange.of(1e-3, 60.0, 'time'),
+        's, the shortest controller move',
+        'Shortest duration in seconds of a controller move, however small the move.',
+        _MOTION),
+    ParameterSpec(
+        'command_rate', 'double', 100.0, InRange.of(1.0, 1000.0, 'rate'),
+        "Hz of `forward_command`'s stream: the controller's `update_rate`",
+        'Rate in Hz at which forward_command streams the positions of a move until the arm '
+        'arrives, each for one controller cycle: the update_rate of the controller.'),
+    ParameterSpec(
+        'goal_tolerance', 'double', 0.001, InRange.of(1e-9, 1.0, 'tolerance'),
+        "rad, each joint: the measured arm this close to a move's end has reached it",
+        "Radians (each joint) within which the measured arm has reached a move's end (then "
+        '"reached" is published).'),
+    ParameterSpec(
+        'goal_time_tolerance', 'double', 1.0, InRange.of(0.0, 3600.0, 'time'),
+        "s after a move's planned end by which it must be reached (0: the controller's own, "
+        'for goals)',
+        "Seconds after a move's planned end by which the arm must have reached it, else the "
+        'move failed (timed_out).'),
+    ParameterSpec(
+        'arm_state_timeout', 'double', 0.5, InRange.of(0.01, 3600.0, 'time'),
+        "s without `joint_states` after which the arm's state is stale",
+        "Seconds without joint_states after which the arm's state is stale: the node warns "
+        'and plans from its own last command until they come back.'),
 )
 
 SPECS: Dict[str, ParameterSpec] = {spec.name: spec for spec in PARAMETERS}
 PARAMETER_NAMES = tuple(SPECS)
 DEFAULTS: Dict[str, Any] = {spec.name: spec.default for spec in PARAMETERS}
 #: Parameters that change the robot model (and so robot_state_publisher's URDF).
-MODEL_PARAMETERS = ('r1', 'r2', 'base_frame', 'frame_prefix', 'joint_names', 'shoulder_limits',
-                    'elbow_limits', 'max_joint_velocity')
+MODEL_PARAMETERS = tuple(spec.name for spec in PARAMETERS if Runtime.MODEL in spec.runtime)
+#: The parameters ``TwoBoneIK`` takes (and judges) itself, by its arguments' names.
+SOLVER_PARAMETERS = tuple(inspect.signature(TwoBoneIK).parameters)
 
 
 @dataclass(frozen=True)
 class IKConfig:
     """
-    A validated node configuration.
+    A validated node configuration: a field per parameter, the solver's in ``solver``.
 
     The solver holds the arm, the preferences and the limits (read them
     through it, or the properties below); the rest is what only the node uses.
@@ -248,78 +428,49 @@ class IKConfig:
         return self.solver.r2
 
     @property
+    def elbow(self) -> ElbowPreference:
+        """Return the elbow branch preferred."""
+        return self.solver.elbow
+
+    @property
+    def unreachable(self) -> UnreachablePolicy:
+        """Return what happens to a target beyond reach."""
+        return self.solver.unreachable
+
+    @property
+    def shoulder_limits(self) -> JointLimits:
+        """Return theta1's limits."""
+        return self.solver.shoulder_limits
+
+    @property
+    def elbow_limits(self) -> JointLimits:
+        """Return theta2's limits."""
+        return self.solver.elbow_limits
+
+    @property
     def frame(self) -> str:
         """Return the TF frame of the shoulder: ``frame_prefix + base_frame``."""
         return self.frame_prefix + self.base_frame
 
     def as_parameters(self) -> Dict[str, Any]:
         """Values as a ROS user would type them (for diagnostics, logs, the launch files)."""
-        solver = self.solver
-        return {
-            'r1': solver.r1, 'r2': solver.r2, 'elbow': solver.elbow.value,
-            'unreachable': solver.unreachable.value, 'base_frame': self.base_frame,
-            'frame_prefix': self.frame_prefix, 'joint_names': list(self.joint_names),
-            'shoulder_limits': [solver.shoulder_limits.lower, solver.shoulder_limits.upper],
-            'elbow_limits': [solver.elbow_limits.lower, solver.elbow_limits.upper],
-            'joint_state_rate': self.joint_state_rate,
-            'transform_timeout': self.transform_timeout,
-            'robot_state_publisher': self.robot_state_publisher,
-            'output': self.output.value,
-            'max_joint_velocity': self.max_joint_velocity,
-            'max_joint_acceleration': self.max_joint_acceleration,
-            'max_joint_jerk': self.max_joint_jerk,
-            'min_move_time': self.min_move_time,
-            'command_rate': self.command_rate,
-            'goal_tolerance': self.goal_tolerance,
-            'goal_time_tolerance': self.goal_time_tolerance,
-            'arm_state_timeout': self.arm_state_timeout,
-        }
+        return {spec.name: _as_parameter(getattr(self, spec.name)) for spec in PARAMETERS}
 
 
 def validate(values: Mapping[str, Any]) -> IKConfig:
     """
     Check a complete set of parameter values and build the configuration.
 
-    Raises ValueError with a message that names the parameter and the value.
-    Combinations are checked too (the solver refuses what it cannot honour).
+    Raises ValueError with a message that names the parameter and the value,
+    the first bad one in the table's order.  Combinations are checked too
+    (the solver refuses what it cannot honour).
     """
     missing = [name for name in PARAMETER_NAMES if name not in values]
     if missing:
         raise ValueError(f'missing parameters: {", ".join(missing)}')
-    base_frame = _frame_id('base_frame', values['base_frame'])
-    prefix = values['frame_prefix']
-    if prefix != '':
-        prefix = _frame_id('frame_prefix', prefix)
-    rate = _in_range('joint_state_rate', values['joint_state_rate'], JOINT_STATE_RATE_RANGE)
-    timeout = _in_range('transform_timeout', values['transform_timeout'],
-                        TRANSFORM_TIMEOUT_RANGE)
-    rsp = values['robot_state_publisher']
-    if not isinstance(rsp, str) or any(c.isspace() for c in rsp):
-        raise ValueError(f'robot_state_publisher must be a node name or empty, got {rsp!r}')
-    solver = TwoBoneIK(_number('r1', values['r1']), _number('r2', values['r2']),
-                       elbow=values['elbow'], unreachable=values['unreachable'],
-                       shoulder_limits=_pair('shoulder_limits', values['shoulder_limits']),
-                       elbow_limits=_pair('elbow_limits', values['elbow_limits']))
-    return IKConfig(
-        solver=solver, base_frame=base_frame, frame_prefix=prefix,
-        joint_names=_joint_names(values['joint_names']), joint_state_rate=rate,
-        transform_timeout=timeout, robot_state_publisher=rsp,
-        output=enum_value(Output, values['output'], 'output'),
-        max_joint_velocity=_in_range('max_joint_velocity', values['max_joint_velocity'],
-                                     MAX_JOINT_VELOCITY_RANGE),
-        max_joint_acceleration=_in_range('max_joint_acceleration',
-                                         values['max_joint_acceleration'],
-                                         MAX_JOINT_ACCELERATION_RANGE),
-        max_joint_jerk=_in_range('max_joint_jerk', values['max_joint_jerk'],
-                                 MAX_JOINT_JERK_RANGE),
-        min_move_time=_in_range('min_move_time', values['min_move_time'], MIN_MOVE_TIME_RANGE),
-        command_rate=_in_range('command_rate', values['command_rate'], COMMAND_RATE_RANGE),
-        goal_tolerance=_in_range('goal_tolerance', values['goal_tolerance'],
-                                 GOAL_TOLERANCE_RANGE),
-        goal_time_tolerance=_in_range('goal_time_tolerance', values['goal_time_tolerance'],
-                                      GOAL_TIME_TOLERANCE_RANGE),
-        arm_state_timeout=_in_range('arm_state_timeout', values['arm_state_timeout'],
-                                    ARM_STATE_TIMEOUT_RANGE))
+    checked = {spec.name: spec.check(spec.name, values[spec.name]) for spec in PARAMETERS}
+    solver = TwoBoneIK(**{name: checked.pop(name) for name in SOLVER_PARAMETERS})
+    return IKConfig(solver=solver, **checked)
 
 
 def validate_change(current: Mapping[str, Any], changes: Mapping[str, Any]) -> IKConfig:
@@ -345,12 +496,14 @@ def as_double(name: str, value: Any) -> Any:
     return value
 
 
-def _frame_id(name: str, value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError(f'{name} must be a non-empty frame id, got {value!r}')
-    if value.startswith('/') or any(c.isspace() for c in value):
-        raise ValueError(
-            f'{name} must be a tf2 frame id (no leading slash, no spaces), got {value!r}')
+def _as_parameter(value: Any) -> Any:
+    """Return a configuration's value as a parameter's (an enum's value, a list)."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, JointLimits):
+        return [value.lower, value.upper]
+    if isinstance(value, tuple):
+        return list(value)
     return value
 
 
@@ -360,32 +513,8 @@ def _number(name: str, value: Any) -> float:
     return float(value)
 
 
-def _in_range(name: str, value: Any, limits: Tuple[float, float]) -> float:
-    number = _number(name, value)
-    if not limits[0] <= number <= limits[1]:
-        raise ValueError(f'{name} must lie in [{limits[0]:g}, {limits[1]:g}], got {number!r}')
-    return number
-
-
 def _as_list(value: Any) -> Optional[List[Any]]:
     """Items of a list, tuple or array.array (rclpy's double arrays); else None."""
     if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, array)):
         return None
     return list(value)
-
-
-def _pair(name: str, value: Any) -> Tuple[float, float]:
-    items = _as_list(value)
-    if items is None or len(items) != 2:
-        raise ValueError(f'{name} must be two numbers [min, max], got {value!r}')
-    return (_number(name, items[0]), _number(name, items[1]))
-
-
-def _joint_names(value: Any) -> Tuple[str, str]:
-    names = _as_list(value)
-    if (names is None or len(names) != 2
-            or not all(isinstance(n, str) and n.strip() for n in names)):
-        raise ValueError(f'joint_names must be two non-empty names, got {value!r}')
-    if names[0] == names[1]:
-        raise ValueError(f'joint_names must be distinct, got {value!r}')
-    return (names[0], names[1])

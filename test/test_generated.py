@@ -1,0 +1,72 @@
+"""
+The parameter table is the one place of each parameter: the files and the code follow it.
+
+``bringup.generated`` writes the parameter file, the XML launch file and
+README's table from the tables; here each file in the tree must be what its
+function gives (``python3 scripts/generate.py`` mends them).  The table's
+other columns are held against the code: its fields are ``IKConfig``'s and
+the solver's, and what it says a runtime change does is what the code does
+(a change of a MODEL parameter, and of no other, changes the URDF; of a
+LIMITS parameter, and of no other, the limits a move is planned within).
+"""
+
+# Copyright 2026 The twobone_ik_ros Authors
+# Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+# in compliance with the License. You may obtain a copy of the License at
+# http://www.apache.org/licenses/LICENSE-2.0 Unless required by applicable law or agreed to in
+# writing, software distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
+# language governing permissions and limitations under the License.
+
+import dataclasses
+import os
+
+from helpers import ROOT
+import pytest
+from twobone_ik_ros.arm.outputs import arm_limits
+from twobone_ik_ros.bringup.generated import FILES
+from twobone_ik_ros.model.parameters import (
+    DEFAULTS, IKConfig, MODEL_PARAMETERS, PARAMETERS, Runtime, SOLVER_PARAMETERS, validate)
+from twobone_ik_ros.model.urdf import config_urdf
+
+#: a valid value other than the default, per parameter
+CHANGED = {
+    'r1': 1.5, 'r2': 0.5, 'elbow': 'down', 'unreachable': 'reject', 'base_frame': 'base',
+    'frame_prefix': 'left/', 'joint_names': ['a', 'b'], 'shoulder_limits': [-1.0, 1.0],
+    'elbow_limits': [-2.0, 2.0], 'joint_state_rate': 5.0, 'transform_timeout': 0.5,
+    'robot_state_publisher': 'rsp', 'output': 'forward_command', 'max_joint_velocity': 2.0,
+    'max_joint_acceleration': 3.0, 'max_joint_jerk': 50.0, 'min_move_time': 0.2,
+    'command_rate': 50.0, 'goal_tolerance': 0.01, 'goal_time_tolerance': 2.0,
+    'arm_state_timeout': 1.0,
+}
+
+
+@pytest.mark.parametrize('name', list(FILES))
+def test_each_generated_file_is_what_its_table_gives(name):
+    with open(os.path.join(ROOT, name), encoding='utf-8') as current:
+        text = current.read()
+    assert FILES[name](text) == text, f'{name} lags its table: run python3 scripts/generate.py'
+
+
+def test_the_tables_rows_are_the_configurations_fields():
+    fields = {field.name for field in dataclasses.fields(IKConfig)} - {'solver'}
+    assert sorted(fields | set(SOLVER_PARAMETERS)) == sorted(spec.name for spec in PARAMETERS)
+    assert set(CHANGED) == set(DEFAULTS)
+
+
+def test_every_default_is_valid_and_each_row_round_trips():
+    config = validate(DEFAULTS)
+    assert config.as_parameters() == DEFAULTS
+    for name, value in CHANGED.items():
+        changed = validate(dict(DEFAULTS, **{name: value})).as_parameters()
+        assert changed == dict(config.as_parameters(), **{name: value}), name
+
+
+@pytest.mark.parametrize('spec', PARAMETERS, ids=lambda spec: spec.name)
+def test_what_the_table_says_a_runtime_change_does_is_what_the_code_does(spec):
+    before = validate(DEFAULTS)
+    after = validate(dict(DEFAULTS, **{spec.name: CHANGED[spec.name]}))
+    model = config_urdf(before) != config_urdf(after) or before.frame_prefix != after.frame_prefix
+    assert model == (Runtime.MODEL in spec.runtime) == (spec.name in MODEL_PARAMETERS)
+    assert (arm_limits(before) != arm_limits(after)) == (Runtime.LIMITS in spec.runtime)
+    assert (before.output != after.output) == (Runtime.OUTPUT in spec.runtime)
