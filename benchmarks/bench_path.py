@@ -58,9 +58,9 @@ def floor_main(count):
     import rclpy
     from nav_msgs.msg import Path
     from trajectory_msgs.msg import JointTrajectory
-    from twobone_ik_ros.arm.commands import joint_trajectory
+    from twobone_ik_ros.outputs.commands import joint_trajectory
     from twobone_ik_ros.tools.harness import serve
-    from twobone_ik_ros.arm.motion import plan_path
+    from twobone_ik_ros.motion.joint_paths import plan_path
     from twobone_ik_ros.model.parameters import DEFAULTS
     from twobone_ik_ros.solver import TwoBoneIK
 

@@ -42,13 +42,13 @@ from rclpy.serialization import serialize_message
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from twobone_ik_ros.arm.commands import duration  # noqa: E402
-from twobone_ik_ros.arm.limit_check import Bounds, check_motion, first  # noqa: E402
-from twobone_ik_ros.arm.motion import move_time  # noqa: E402
-from twobone_ik_ros.arm.planning import Limits, Planner  # noqa: E402
-from twobone_ik_ros.arm.tracking import ArmTracker  # noqa: E402
-from twobone_ik_ros.arm.trajectory_wire import TrajectoryWriter  # noqa: E402
 from twobone_ik_ros.model.parameters import DEFAULTS  # noqa: E402
+from twobone_ik_ros.motion.joint_paths import move_time  # noqa: E402
+from twobone_ik_ros.motion.limit_check import Bounds, check_motion, first  # noqa: E402
+from twobone_ik_ros.motion.planning import Limits, Planner  # noqa: E402
+from twobone_ik_ros.motion.tracking import ArmTracker  # noqa: E402
+from twobone_ik_ros.outputs.commands import duration  # noqa: E402
+from twobone_ik_ros.outputs.trajectory_wire import TrajectoryWriter  # noqa: E402
 from twobone_ik_ros.solver import TwoBoneIK  # noqa: E402
 from twobone_ik_ros.tools.harness import result_options, results  # noqa: E402
 

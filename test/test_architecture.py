@@ -31,16 +31,16 @@ LAYERS: Dict[str, Set[str]] = {
     'ik': set(),
     'solver': {'ik'},
     'model': {'ik', 'solver'},
+    'motion': {'ik', 'solver', 'model'},
     'ros': {'ik', 'solver', 'model'},
-    'arm': {'ik', 'solver', 'model', 'ros'},
-    'node': {'ik', 'solver', 'model', 'ros', 'arm'},
+    'outputs': {'ik', 'solver', 'model', 'motion', 'ros'},
+    'node': {'ik', 'solver', 'model', 'motion', 'ros', 'outputs'},
     'bringup': {'ik', 'solver', 'model'},
-    'tools': {'ik', 'solver', 'model', 'ros', 'arm', 'node', 'bringup'},
+    'tools': {'ik', 'solver', 'model', 'motion', 'ros', 'outputs', 'node', 'bringup'},
 }
 #: what runs without ROS: whole parts, and single modules of other parts
-PURE_PARTS = {'ik', 'solver', 'model'}
-PURE_MODULES = {'arm.cycles', 'arm.motion', 'arm.planning', 'arm.tracking', 'arm.path_timing',
-                'arm.feedback', 'tools.target_patterns', 'tools.render'}
+PURE_PARTS = {'ik', 'solver', 'model', 'motion'}
+PURE_MODULES = {'tools.target_patterns', 'tools.render'}
 #: what a pure module may import besides the standard library and the package
 PURE_EXTRAS = {'numpy', 'PIL', 'ruckig', 'scipy', 'toppra'}
 

@@ -12,9 +12,9 @@ import itertools
 import math
 
 import pytest
-from twobone_ik_ros.arm.feedback import ArmReport, MoveLedger
 from twobone_ik_ros.model.parameters import (
     as_double, DEFAULTS, PARAMETERS, SPECS, validate, validate_change)
+from twobone_ik_ros.motion.feedback import ArmReport, MoveLedger
 from twobone_ik_ros.node.diagnostics import (
     build_diagnostics, REJECT_REASONS, REJECTION_TEXT, SequenceGaps, TargetCounters)
 from twobone_ik_ros.node.markers import arm_markers, MARKER_IDS, TARGET_COLOURS, workspace_markers

@@ -1,4 +1,4 @@
-"""A stream's commands land one per controller cycle (``arm/cycles``), without ROS."""
+"""A stream's commands land one per controller cycle (``motion/cycles``), without ROS."""
 
 # Copyright 2026 The twobone_ik_ros Authors
 # Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
@@ -11,7 +11,7 @@
 import random
 
 import pytest
-from twobone_ik_ros.arm.cycles import (
+from twobone_ik_ros.motion.cycles import (
     ControllerCycles, EDGE, LATEST, next_on, PUBLISH_AFTER, WINDOW)
 
 PERIOD = 10_000_000

@@ -15,7 +15,7 @@ from helpers import ROOT
 import pytest
 
 # named, not '.', so that the checkout's .venv is not linted
-LINTED = ('setup.py', 'twobone_ik_ros', 'test', 'launch', 'benchmarks')
+LINTED = ('setup.py', 'twobone_ik_ros', 'test', 'launch', 'benchmarks', 'examples', 'scripts')
 
 
 @pytest.mark.flake8

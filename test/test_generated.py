@@ -23,11 +23,11 @@ import os
 
 from helpers import ROOT
 import pytest
-from twobone_ik_ros.arm.outputs import arm_limits
 from twobone_ik_ros.bringup.generated import FILES
 from twobone_ik_ros.model.parameters import (
     DEFAULTS, IKConfig, MODEL_PARAMETERS, PARAMETERS, Runtime, SOLVER_PARAMETERS, validate)
 from twobone_ik_ros.model.urdf import config_urdf
+from twobone_ik_ros.outputs.base import arm_limits
 
 #: a valid value other than the default, per parameter
 CHANGED = {

@@ -27,11 +27,11 @@ from controller_model import excursion, followed, sample
 from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
-from twobone_ik_ros.arm.limit_check import (
+from twobone_ik_ros.motion.joint_paths import plan_path
+from twobone_ik_ros.motion.limit_check import (
     Bounds, check_motion, LimitRefusal, MARGIN, motion_excursion)
-from twobone_ik_ros.arm.motion import plan_path
-from twobone_ik_ros.arm.path_timing import run_path, time_poses
-from twobone_ik_ros.arm.planning import ArmState, Limits, Planner
+from twobone_ik_ros.motion.path_timing import run_path, time_poses
+from twobone_ik_ros.motion.planning import ArmState, Limits, Planner
 from twobone_ik_ros.solver import forward, TwoBoneIK
 
 PI = math.pi
@@ -164,7 +164,7 @@ def test_a_timing_that_overshoots_a_limit_falls_back_to_monotone_cubics():
     planner = Planner(Limits.of(2.0, 5.0, 0.0))
     plan = plan_path(solver, points, None, (0.0, 0.0), 2.0, 0.1)
     parts = parts_of(plan, planner.limits)
-    from twobone_ik_ros.arm.path_timing import start_path
+    from twobone_ik_ros.motion.path_timing import start_path
     smooth = start_path(parts, ArmState((0.0, 0.0)), planner)
     assert motion_excursion(smooth.points(), True, bounds_of(solver)) is not None
     motion = run_path(parts, ArmState((0.0, 0.0)), planner, bounds_of(solver))

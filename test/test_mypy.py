@@ -1,4 +1,4 @@
-"""The package type-checks cleanly (mypy, settings in setup.cfg)."""
+"""The package and the examples type-check cleanly (mypy, settings in setup.cfg)."""
 
 # Copyright 2026 The twobone_ik_ros Authors
 # Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
@@ -22,5 +22,5 @@ def test_mypy():
     # about NamedTuple fields that a clean run does not (seen with mypy 2.4)
     stdout, stderr, status = api.run(
         ['--no-incremental', '--config-file', os.path.join(ROOT, 'setup.cfg'),
-         os.path.join(ROOT, 'twobone_ik_ros')])
+         os.path.join(ROOT, 'twobone_ik_ros'), os.path.join(ROOT, 'examples')])
     assert status == 0, stdout + stderr

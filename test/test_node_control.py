@@ -29,9 +29,9 @@ from nav_msgs.msg import Path
 import numpy as np
 import pytest
 from ros_harness import NodeProcess, Probe, unique_name
-from twobone_ik_ros.arm.limit_check import Bounds
-from twobone_ik_ros.arm.planning import Samples
 from twobone_ik_ros.model.parameters import DEFAULTS
+from twobone_ik_ros.motion.limit_check import Bounds
+from twobone_ik_ros.motion.planning import Samples
 from twobone_ik_ros.solver import forward, TwoBoneIK
 
 pytestmark = pytest.mark.ros

@@ -20,9 +20,9 @@ import math
 import numpy as np
 import pytest
 from test_planning import interpolated, JERK_LIMITS, LIMITS
-from twobone_ik_ros.arm.path_timing import (
+from twobone_ik_ros.motion.path_timing import (
     _toppra_trajectory, spline_peaks, start_path, time_poses)
-from twobone_ik_ros.arm.planning import ArmState, Planner
+from twobone_ik_ros.motion.planning import ArmState, Planner
 
 _S = np.linspace(0.0, 1.0, 50)
 _RNG = np.random.default_rng(1)

@@ -1,5 +1,5 @@
 """
-Moves planned within the limits (``arm/planning``, ``arm/tracking``), without ROS.
+Moves planned within the limits (``motion/planning``, ``motion/tracking``), without ROS.
 
 The controller's side is modelled by the interpolation joint_trajectory_controller
 uses between two points: a cubic when they carry positions and velocities, a
@@ -19,8 +19,8 @@ import random
 
 import numpy as np
 import pytest
-from twobone_ik_ros.arm.planning import ArmState, Limits, Planner, Unplanned
-from twobone_ik_ros.arm.tracking import ArmTracker
+from twobone_ik_ros.motion.planning import ArmState, Limits, Planner, Unplanned
+from twobone_ik_ros.motion.tracking import ArmTracker
 
 
 def ANYTHING(motion):

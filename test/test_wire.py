@@ -15,7 +15,7 @@ from geometry_msgs.msg import PointStamped
 from rclpy.serialization import deserialize_message, serialize_message
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
-from twobone_ik_ros.arm.positions import fill_command, fill_joint_state
+from twobone_ik_ros.outputs.positions import fill_command, fill_joint_state
 from twobone_ik_ros.ros.wire import SerializedMessage, TargetReader
 
 

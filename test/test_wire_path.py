@@ -1,5 +1,5 @@
 """
-Paths in and trajectories out as bytes (``ros.wire_path``, ``arm.trajectory_wire``) against rclpy.
+Paths in and trajectories out as bytes (``ros.wire_path``, ``outputs.trajectory_wire``), as rclpy.
 
 ``PathReader`` must return exactly what the node would take from rclpy's
 deserialised Path (``PathData.from_message``: the two headers, every
@@ -30,8 +30,8 @@ import numpy as np
 import pytest
 from rclpy.serialization import deserialize_message, serialize_message
 from trajectory_msgs.msg import JointTrajectory
-from twobone_ik_ros.arm.commands import joint_trajectory
-from twobone_ik_ros.arm.trajectory_wire import TrajectoryWriter
+from twobone_ik_ros.outputs.commands import joint_trajectory
+from twobone_ik_ros.outputs.trajectory_wire import TrajectoryWriter
 from twobone_ik_ros.ros.wire_path import PathData, PathReader
 
 READER = PathReader()

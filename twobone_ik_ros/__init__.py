@@ -9,11 +9,14 @@ The parts, from the bottom up; each imports only the parts below it
 - ``model/``: the arm as configured: the parameter table, its validation and
   the URDF it implies, and what the controller outputs need (pure Python, no
   ROS import).
+- ``motion/``: the motion core: moves and paths within the joints' limits,
+  the limit check, the arm's state, a controller's cycles, how moves ended
+  (numpy, ruckig, toppra; no ROS import).
 - ``ros/``: rclpy plumbing every process of the package shares: running and
   stopping a node, the lean executor, QoS event settings, messages read and
   written as bytes.
-- ``arm/``: driving an arm: where solutions go (outputs), motion in joint
-  space, controller commands.
+- ``outputs/``: where solutions go: one class per value of the ``output``
+  parameter, chosen in ``outputs/modes.py``.
 - ``node/``: the IK node and what it alone uses (frames, markers,
   diagnostics, the robot model, the callback guard).
 - ``bringup/``: what the launch files compute (the node never imports it).

@@ -7,7 +7,7 @@ needs more: ruckig (each move's profile), toppra and scipy (a path's
 timing; toppra imports matplotlib), and for the action output control_msgs.
 ``LIBRARIES`` is the one table of them: the module, the rosdep key
 package.xml declares for it, and the command that installs it.  The node
-imports them when a controller output comes into force (``arm.libraries``),
+imports them when a controller output comes into force (``outputs.libraries``),
 the launch files look them up before they start anything (``find_spec``:
 without importing), and ``test_dependencies`` checks package.xml, the rosdep
 rule file and the README against this table.
@@ -65,12 +65,12 @@ LIBRARIES: Tuple[Library, ...] = (
 _BY_MODULE: Dict[str, Library] = {library.module: library for library in LIBRARIES}
 _ARM_SIDE = ('ruckig', 'scipy', 'matplotlib', 'toppra')
 #: The modules each output needs, by the table's ``module``.
+#: what each output imports: a controller output plans with ruckig and toppra, the
+#: action's output needs control_msgs too
 NEEDS: Dict[Output, Tuple[str, ...]] = {
-    Output.JOINT_STATES: (),
-    Output.FORWARD_COMMAND: _ARM_SIDE,
-    Output.JOINT_TRAJECTORY: _ARM_SIDE,
-    Output.FOLLOW_JOINT_TRAJECTORY: _ARM_SIDE + ('control_msgs.action',),
-}
+    output: (_ARM_SIDE if output.drives_controller else ())
+    + (('control_msgs.action',) if output is Output.FOLLOW_JOINT_TRAJECTORY else ())
+    for output in Output}
 
 
 class MissingLibrary(ValueError):

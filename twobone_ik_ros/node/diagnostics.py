@@ -31,9 +31,9 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
-from twobone_ik_ros.arm.feedback import ArmReport, GOAL_RESULTS
-from twobone_ik_ros.arm.motion import BREAK_TEXT, MAX_PARTS
 from twobone_ik_ros.model.tally import Tally
+from twobone_ik_ros.motion.feedback import ArmReport, GOAL_RESULTS
+from twobone_ik_ros.motion.joint_paths import BREAK_TEXT, MAX_PARTS
 from twobone_ik_ros.solver import Reason
 
 #: The one table of why a target can be rejected, with the text its warning

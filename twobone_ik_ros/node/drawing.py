@@ -23,8 +23,8 @@ from typing import Optional, Tuple
 
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile
-from twobone_ik_ros.arm.motion import Angles
 from twobone_ik_ros.model.parameters import IKConfig
+from twobone_ik_ros.motion.joint_paths import Angles
 from twobone_ik_ros.node.markers import arm_markers, move_arm_markers, workspace_markers
 from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
 from twobone_ik_ros.solver import Status

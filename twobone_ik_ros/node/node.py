@@ -5,7 +5,7 @@ The IK node's wiring: a target in, one solver call, the answer out.
 message objects would cost more than the solve) and brings one in another
 frame into the base frame (``frames``); ``_solve`` calls
 ``solver.TwoBoneIK`` and hands the angles to the arm's output
-(``arm.outputs``).  Everything else is a part this file only connects:
+(``outputs``).  Everything else is a part this file only connects:
 paths (``paths``), markers (``drawing``), counters and ``/diagnostics``
 (``diagnostics``), throttled warnings (``throttle``), the parameter
 declarations (``declarations``), robot_state_publisher's model
@@ -18,7 +18,7 @@ every wake-up).  On the node's clock (ROS time: a simulator's with
 again when none went out for a period of ``joint_state_rate``
 (robot_state_publisher drops joint states closer together than its publish
 period, so a quick sequence could end on a stale model), and the arm's
-arrival deadlines and state age (``arm.outputs``).  On the steady clock,
+arrival deadlines and state age (``outputs``).  On the steady clock,
 what the people and processes around the node read in their own time, so
 that a paused simulation still has them: markers, robot_state_publisher's
 model, and diagnostics at 1 Hz.  A jump of the node's clock back, a change
@@ -32,7 +32,7 @@ Interface (relative names, so a namespace or a remap moves them):
 subscribes ``target`` (geometry_msgs/PointStamped; QoS overridable with the
 ``qos_overrides./<ns>/target.subscription.*`` parameters) and ``path``
 (nav_msgs/Path); publishes the solutions as the ``output`` parameter says
-(``arm.outputs``), ``elbow`` (geometry_msgs/PointStamped, only while someone
+(``outputs``), ``elbow`` (geometry_msgs/PointStamped, only while someone
 subscribes), ``markers`` (visualization_msgs/MarkerArray, transient local)
 and ``/diagnostics``; calls ``<robot_state_publisher>/set_parameters`` when
 the arm changes.
@@ -61,11 +61,9 @@ import rclpy
 from rclpy.clock import Clock, ClockChange, ClockType, JumpThreshold
 from rclpy.duration import Duration
 from rclpy.parameter import Parameter
-from twobone_ik_ros.arm.libraries import require
-from twobone_ik_ros.arm.motion import Angles, nearest_angles
-from twobone_ik_ros.arm.outputs import ArmOutput
 from twobone_ik_ros.model.parameters import (
     IKConfig, MODEL_PARAMETERS, PARAMETER_NAMES, validate_change)
+from twobone_ik_ros.motion.joint_paths import Angles, nearest_angles
 from twobone_ik_ros.node.declarations import declare_parameters, describe
 from twobone_ik_ros.node.diagnostics import build_diagnostics, REJECTION_TEXT, TargetCounters
 from twobone_ik_ros.node.drawing import ArmDrawing, MARKER_RATE_HZ
@@ -75,6 +73,8 @@ from twobone_ik_ros.node.paths import PathFollower
 from twobone_ik_ros.node.robot_model import RobotModelSync
 from twobone_ik_ros.node.targets import QUEUE_DEPTH, TargetInput
 from twobone_ik_ros.node.throttle import ThrottledWarnings
+from twobone_ik_ros.outputs.libraries import require
+from twobone_ik_ros.outputs.modes import ArmOutput
 from twobone_ik_ros.ros.process import run_node
 from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
 from twobone_ik_ros.solver import Reason, Status
@@ -107,7 +107,7 @@ class TwoBoneIKNode(GuardedNode):
         self._elbow_msg = PointStamped()
         self._frames = TargetFrames(self, lambda: self._config.frame, self.guard.wrap)
         self._robot_model = RobotModelSync(self)
-        self._output = ArmOutput(self, config, self._moved, self._warnings.warn, self.guard.wrap)
+        self._output = ArmOutput(self, self._moved, self._warnings.warn, self.guard.wrap)
         self._drawing = ArmDrawing(self, config)
         self._targets = TargetInput(self, config, self._counters, self._frames, self._solve,
                                     self._reject)

@@ -4,7 +4,7 @@ Paths: every nav_msgs/Path on ``path`` read, brought into the base frame, planne
 A path is read from its bytes (``ros.wire_path``; what that reader leaves
 to rclpy is deserialised), brought into the base frame with one transform at
 its header's stamp (as targets are, ``frames``), solved and timed whole
-(``arm.motion.plan_path``) and handed to the arm's output.  Every path ends
+(``motion.joint_paths.plan_path``) and handed to the arm's output.  Every path ends
 in one counter: ``paths.followed`` or ``paths.rejected.<reason>`` (with a
 throttled warning that names the first pose that failed and why); a followed
 path the joint limits split into parts is also in ``paths.split``, one whose
@@ -31,15 +31,15 @@ import numpy.typing as npt
 from rclpy.node import Node
 from rclpy.serialization import deserialize_message
 from std_msgs.msg import Header
-from twobone_ik_ros.arm.limit_check import LimitRefusal
-from twobone_ik_ros.arm.motion import Angles, BREAK_TEXT, PathPlan, plan_path
-from twobone_ik_ros.arm.outputs import ArmOutput
-from twobone_ik_ros.arm.planning import Unplanned
 from twobone_ik_ros.model.parameters import IKConfig
+from twobone_ik_ros.motion.joint_paths import Angles, BREAK_TEXT, PathPlan, plan_path
+from twobone_ik_ros.motion.limit_check import LimitRefusal
+from twobone_ik_ros.motion.planning import Unplanned
 from twobone_ik_ros.node.diagnostics import PATH_REJECTION_TEXT, TargetCounters
 from twobone_ik_ros.node.frames import apply_transform, TargetFrames
 from twobone_ik_ros.node.targets import QUEUE_DEPTH
 from twobone_ik_ros.node.throttle import ThrottledWarnings
+from twobone_ik_ros.outputs.modes import ArmOutput
 from twobone_ik_ros.ros.qos_events import QUIET_SUBSCRIPTION
 from twobone_ik_ros.ros.wire_path import PathData, PathReader
 from twobone_ik_ros.solver import Reason
@@ -109,7 +109,7 @@ class PathFollower:
                 f'{plan.rejected} ({text}; unreachable={config.solver.unreachable.value})'))
             return
         try:
-            timed = self._output.follow(plan, config.joint_names, stamp)
+            timed = self._output.follow(plan, stamp)
         except LimitRefusal as refusal:  # the check where commands leave the node
             why = refusal.excursion.describe(config.joint_names)
             self._reject(Reason.JOINT_LIMITS.label, lambda: (

@@ -4,7 +4,7 @@ A path read from its bytes into arrays, without message objects.
 Why: rclpy turns every pose of a nav_msgs/Path into five Python objects and
 every point of a JointTrajectory into three.  For a 10 000-pose path that
 is about 0.5 s of deserialising and 0.17 s of building and converting the
-answer (the other half: ``arm.trajectory_wire``), against about 15 ms for
+answer (the other half: ``outputs.trajectory_wire``), against about 15 ms for
 solving and timing all of it; a 200 000-pose path held every target behind
 it for about 10 s.  Poses are records of one shape, so numpy reads them all
 at once (``benchmarks/bench_path.py``, doc/performance.md).

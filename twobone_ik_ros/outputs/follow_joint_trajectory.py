@@ -5,7 +5,7 @@ MoveIt and ros2_control users drive joint_trajectory_controller through
 its ``follow_joint_trajectory`` action rather than its topic because the
 server answers: a goal is accepted or rejected (an inactive controller
 rejects it), then ends succeeded, aborted or canceled.  ``TrajectoryGoals``
-sends the trajectory ``outputs`` built for a move, with the node's
+sends the trajectory ``TrajectoryOutput`` built for a move, with the node's
 ``goal_tolerance`` on every joint and its ``goal_time_tolerance``, so that
 the controller's success means what ``reached`` means.  A new goal
 replaces the one in flight: joint_trajectory_controller cancels the old
@@ -27,18 +27,18 @@ package: it comes with ros2_control, which a display does not need.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from action_msgs.msg import GoalStatus
 from rclpy.action import ActionClient
 from rclpy.node import Node
 from trajectory_msgs.msg import JointTrajectory
-from twobone_ik_ros.arm.arrival import Arrival
-from twobone_ik_ros.arm.commands import duration
-from twobone_ik_ros.arm.feedback import Move
 from twobone_ik_ros.model.parameters import IKConfig, Output
-
-Guard = Callable[[Callable[..., Any]], Callable[..., Any]]
+from twobone_ik_ros.motion.feedback import Move
+from twobone_ik_ros.outputs.arrival import Arrival
+from twobone_ik_ros.outputs.base import Guard, Parts
+from twobone_ik_ros.outputs.commands import duration
+from twobone_ik_ros.outputs.trajectories import TrajectoryOutput
 #: A finished goal's status as a result of ``feedback.GOAL_OUTCOMES``; any other is an abort.
 _RESULTS = {GoalStatus.STATUS_SUCCEEDED: 'succeeded', GoalStatus.STATUS_CANCELED: 'canceled'}
 
@@ -103,3 +103,30 @@ class TrajectoryGoals:
     def destroy(self) -> None:
         """Destroy the client (the output changed); answers still to come are dropped."""
         self._client.destroy()
+
+
+class FollowJointTrajectoryOutput(TrajectoryOutput):
+    """Trajectories sent as goals of ``follow_joint_trajectory``; their answers counted."""
+
+    _answers = True
+    _as_bytes = False
+
+    def _connect(self, parts: Parts) -> None:
+        super()._connect(parts)
+        self._goals = TrajectoryGoals(self._node, self.arrival, parts.guard)
+
+    def _listening(self) -> bool:
+        return self._goals.ready()
+
+    def _deliver(self, message: Any) -> None:
+        """Send the trajectory as a goal, if the action's server is there."""
+        if self._listened:
+            self._goals.send(message, self._config)
+
+    def _track(self, move: Optional[Move]) -> None:
+        self._goals.track(move)
+
+    def destroy(self) -> None:
+        """Destroy the action's client (answers still to come are dropped)."""
+        super().destroy()
+        self._goals.destroy()

@@ -63,8 +63,8 @@ from typing import Any, List, NamedTuple, Optional, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from twobone_ik_ros.arm.limit_check import Bounds, check_motion, first, LimitRefusal
-from twobone_ik_ros.arm.planning import (
+from twobone_ik_ros.motion.limit_check import Bounds, check_motion, first, LimitRefusal
+from twobone_ik_ros.motion.planning import (
     Angles, ArmState, Chain, Limits, Planner, Samples, Timed, Unplanned)
 
 #: toppra's trajectory is sampled this often for the quintics (and the

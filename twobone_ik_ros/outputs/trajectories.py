@@ -2,10 +2,11 @@
 A move or a path as one JointTrajectory, for joint_trajectory_controller.
 
 The ``joint_trajectory`` and ``follow_joint_trajectory`` outputs send the
-same trajectories, on the controller's topic or as the action's goals
-(``emit``, which ``outputs`` chooses).  A planned motion is sent at its
-knots and stamped with its start, ``START_DELAY_NS`` ahead, so that the
-controller continues the move under way where the plan does; a trajectory
+same trajectories (``TrajectoryOutput``, their common base), on the
+controller's topic or as the action's goals (``_deliver``, each mode's
+own).  A planned motion is sent at its knots and stamped with its start,
+``START_DELAY_NS`` ahead, so that the controller continues the move under
+way where the plan does; a trajectory
 that took the node too long to make is planned again from a later start
 (``timed``).  Before the arm's state is known a move is one point timed by
 the velocity limit (``point``), and a path keeps its own timing (``plan``).
@@ -24,19 +25,21 @@ goal carries the message itself.
 from __future__ import annotations
 
 from array import array
-from typing import Any, Callable, Optional, Tuple, TypeVar
+from typing import Any, Callable, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
 from rclpy.node import Node
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
-from twobone_ik_ros.arm.commands import duration, joint_trajectory
-from twobone_ik_ros.arm.limit_check import LimitRefusal, way_in
-from twobone_ik_ros.arm.motion import Angles, move_time, PathPlan
-from twobone_ik_ros.arm.planning import ArmState, Samples, Timed
-from twobone_ik_ros.arm.tracking import ArmTracker
-from twobone_ik_ros.arm.trajectory_wire import TrajectoryWriter
 from twobone_ik_ros.model.parameters import IKConfig
+from twobone_ik_ros.motion.joint_paths import Angles, move_time, PathPlan
+from twobone_ik_ros.motion.limit_check import LimitRefusal, way_in
+from twobone_ik_ros.motion.planning import ArmState, Samples, Timed
+from twobone_ik_ros.motion.tracking import ArmTracker
+from twobone_ik_ros.outputs.base import Parts
+from twobone_ik_ros.outputs.commands import duration, joint_trajectory
+from twobone_ik_ros.outputs.controller import AnyTimed, ControllerOutput
+from twobone_ik_ros.outputs.trajectory_wire import TrajectoryWriter
 
 #: How far ahead a trajectory starts (its stamp): a DDS hop and a controller
 #: period, so that the controller has it before it begins.
@@ -45,14 +48,13 @@ START_DELAY_NS = 20_000_000
 #: a later one (``timed``), at most ``PLAN_ATTEMPTS`` times.
 LATE_MARGIN_NS = 5_000_000
 PLAN_ATTEMPTS = 3
-AnyTimed = TypeVar('AnyTimed', bound=Timed)
 
 
 def _nowhere(message: Any) -> None:
     raise RuntimeError('TrajectorySender.configure was not called')
 
 
-#: What ``outputs`` checks every trajectory's points with before they go (the
+#: What an output checks every trajectory's points with before they go (the
 #: points, whether they carry accelerations, where the arm is as they begin or
 #: None); it raises ``LimitRefusal`` to refuse them.
 Check = Callable[[Samples, bool, Optional[Angles]], None]
@@ -188,3 +190,48 @@ def at_rest(times_ns: npt.NDArray[np.int64], positions: npt.NDArray[np.float64])
     """Return ``positions`` as points at rest: how the check takes points without velocities."""
     still = np.zeros_like(positions)
     return Samples(times_ns, positions, still, still)
+
+
+class TrajectoryOutput(ControllerOutput):
+    """The outputs that send each motion whole, as one JointTrajectory stamped with its start."""
+
+    #: trajectories go as bytes (on a topic); a goal carries the message itself
+    _as_bytes = True
+
+    def _connect(self, parts: Parts) -> None:
+        self._trajectories = TrajectorySender(self._node, self._tracker)
+
+    def _deliver(self, message: Any) -> None:
+        """Hand one trajectory to the controller."""
+        raise NotImplementedError
+
+    def _emit(self, message: Any) -> None:
+        """
+        Deliver a trajectory.
+
+        Nothing listening since the last ``poll``: asked again (a controller
+        that has just come up), which costs a graph query only then.
+        """
+        if not self._listened:
+            self._listened = self._listening()
+        self._deliver(message)
+
+    def _take(self, config: IKConfig) -> bool:
+        changed = super()._take(config)
+        self._trajectories.configure(config.joint_names, self._emit, as_bytes=self._as_bytes,
+                                     check=self._check)
+        return changed
+
+    def _launch(self, plan: Callable[[int], Optional[AnyTimed]]) -> Optional[AnyTimed]:
+        """Send the motion planned from ``START_DELAY_NS`` ahead, stamped with its start."""
+        return self._trajectories.timed(plan)
+
+    def _due(self, motion: Timed) -> float:
+        return self._trajectories.due(motion)
+
+    def _point(self, theta1: float, theta2: float, goal: Angles,
+               start: Optional[Angles]) -> float:
+        return self._trajectories.point(goal, start, self._config)
+
+    def _send_at_own_timing(self, plan: PathPlan) -> None:
+        self._trajectories.plan(plan)

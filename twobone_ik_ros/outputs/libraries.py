@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import importlib
 
-from twobone_ik_ros.arm.path_timing import load_path_timing
 from twobone_ik_ros.model.dependencies import check, NEEDS
 from twobone_ik_ros.model.parameters import Output
+from twobone_ik_ros.motion.path_timing import load_path_timing
 
 
 def importable(module: str) -> bool:

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 from rclpy.serialization import deserialize_message
 from trajectory_msgs.msg import JointTrajectory
-from twobone_ik_ros.arm.commands import joint_trajectory
+from twobone_ik_ros.outputs.commands import joint_trajectory
 from twobone_ik_ros.ros.wire import align, CDR_LE, ENCAPSULATION, STAMP, U32
 
 _E = ENCAPSULATION  # offsets in the payload are counted after it

@@ -34,9 +34,9 @@ from typing import List, NamedTuple, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from twobone_ik_ros.arm.limit_check import MARGIN
 from twobone_ik_ros.ik.vocabulary import (
     Branch, ElbowPreference, FloatArray, JointLimits, Reason, Status, UnreachablePolicy)
+from twobone_ik_ros.motion.limit_check import MARGIN
 from twobone_ik_ros.solver import TwoBoneIK
 
 #: Time between two path points timed by the velocity limit, at the least, so

@@ -39,8 +39,8 @@ from typing import Any, List, NamedTuple, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from twobone_ik_ros.arm.planning import Angles, ArmState, Samples
 from twobone_ik_ros.ik.vocabulary import JointLimits
+from twobone_ik_ros.motion.planning import Angles, ArmState, Samples
 
 #: Rad past a limit that an extreme between two points may show from rounding alone.
 ROUNDING = 1e-12

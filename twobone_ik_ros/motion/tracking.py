@@ -34,8 +34,8 @@ from __future__ import annotations
 import math
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from twobone_ik_ros.arm.limit_check import LimitRefusal
-from twobone_ik_ros.arm.planning import (
+from twobone_ik_ros.motion.limit_check import LimitRefusal
+from twobone_ik_ros.motion.planning import (
     Angles, ArmState, Chain, Planner, Still, Timed, Unplanned)
 
 #: What ``ArmTracker.move`` asks of a move before it takes it: raise

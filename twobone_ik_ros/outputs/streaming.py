@@ -1,5 +1,5 @@
 """
-Positions published over time, by a timer: a stream and a playback.
+Positions published over time, by a timer: a stream (``Stream``) and a playback (``Playback``).
 
 A *stream* (``forward_command``) publishes the tracker's motion at
 ``command_rate`` until it ends, then its end once: a new target while it
@@ -36,32 +36,28 @@ from typing import Any, Callable, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 from rclpy.node import Node
-from twobone_ik_ros.arm.cycles import ControllerCycles
-from twobone_ik_ros.arm.motion import Angles
-from twobone_ik_ros.arm.planning import Timed
-from twobone_ik_ros.arm.tracking import ArmTracker
+from twobone_ik_ros.motion.cycles import ControllerCycles
+from twobone_ik_ros.motion.joint_paths import Angles
+from twobone_ik_ros.motion.planning import Timed
+from twobone_ik_ros.motion.tracking import ArmTracker
 
 #: How often a path played back is sampled.
 PLAYBACK_RATE_HZ = 50.0
 Publish = Callable[[float, float], None]
 
 
-class Streamer:
-    """The stream of the tracker's motion and the playback of a path (one at a time each)."""
+class Stream:
+    """The tracker's motion, streamed at a controller's cycles (``forward_command``)."""
 
-    def __init__(self, node: Node, tracker: ArmTracker, moved: Callable[[Angles], None]) -> None:
-        """Make timers on ``node``; ``moved`` hears each position played back."""
+    def __init__(self, node: Node, tracker: ArmTracker) -> None:
+        """Make the timer on ``node`` when a stream starts; ``tracker`` holds the motion."""
         self._node = node
         self._tracker = tracker
-        self._moved = moved
         self.cycles = ControllerCycles()
-        self._stream_timer: Any = None
-        self._stream_publish: Optional[Publish] = None
+        self._timer: Any = None
+        self._publish: Optional[Publish] = None
         self._period_ns = 0
         self._first_ns = 0  # when a stream that ``begin`` found stopped publishes first
-        self._playback: Optional[Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], int,
-                                       Publish]] = None
-        self._playback_timer: Any = None
 
     def _now(self) -> int:
         return int(self._node.get_clock().now().nanoseconds)
@@ -77,7 +73,7 @@ class Streamer:
         """
         period = round(1e9 / rate_hz)
         now = self._now()
-        timer = self._stream_timer
+        timer = self._timer
         if timer is not None and period == self._period_ns:
             publish = now + timer.time_until_next_call()
         else:
@@ -88,17 +84,17 @@ class Streamer:
         """Return the seconds from now to the end of the tracker's ``motion`` (from ``begin``)."""
         return (self._tracker.started_ns - self._now()) / 1e9 + motion.duration
 
-    def stream(self, rate_hz: float, publish: Publish) -> None:
+    def start(self, rate_hz: float, publish: Publish) -> None:
         """Publish the tracker's motion at ``rate_hz`` through ``publish`` (a stream goes on)."""
-        self._stream_publish = publish
+        self._publish = publish
         period = round(1e9 / rate_hz)
-        if self._stream_timer is not None and period != self._period_ns:
-            self.stop_stream()
-        if self._stream_timer is None:
+        if self._timer is not None and period != self._period_ns:
+            self.stop()
+        if self._timer is None:
             self._period_ns = period
             first = max(self._first_ns - self._now(), 1)
-            self._stream_timer = self._node.create_timer(first / 1e9, self._tick)
-            self._stream_timer.timer_period_ns = period  # from the first call on
+            self._timer = self._node.create_timer(first / 1e9, self._tick)
+            self._timer.timer_period_ns = period  # from the first call on
 
     def _tick(self) -> None:
         """Publish the motion at the cycle this message is for; after its end (once) stop."""
@@ -106,56 +102,71 @@ class Streamer:
         period = self._period_ns
         cycle = self.cycles.content_time(now, period)
         state = self._tracker.commanded(cycle)
-        if state is None or self._stream_publish is None:
-            self.stop_stream()
+        if state is None or self._publish is None:
+            self.stop()
             return
-        self._stream_publish(state.position[0], state.position[1])
+        self._publish(state.position[0], state.position[1])
         if not self._tracker.moving(cycle):
-            self.stop_stream()
+            self.stop()
             return
-        timer = self._stream_timer
+        timer = self._timer
         following = self._now() + timer.time_until_next_call()
         timer.timer_period_ns = (
             self.cycles.publish_time(following + period // 2, period) - following)
 
-    def stop_stream(self) -> None:
+    def stop(self) -> None:
         """Stop streaming."""
-        if self._stream_timer is not None:
-            self._node.destroy_timer(self._stream_timer)
-            self._stream_timer = None
+        if self._timer is not None:
+            self._node.destroy_timer(self._timer)
+            self._timer = None
+
+
+class Playback:
+    """A path published at its own timing, the pose due at each tick (one path at a time)."""
+
+    def __init__(self, node: Node, moved: Callable[[Angles], None]) -> None:
+        """Make the timer on ``node`` when a path plays; ``moved`` hears each position."""
+        self._node = node
+        self._moved = moved
+        self._path: Optional[Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], int,
+                                   Publish]] = None
+        self._timer: Any = None
+
+    def _now(self) -> int:
+        return int(self._node.get_clock().now().nanoseconds)
 
     def play(self, positions: npt.NDArray[np.float64], times_ns: npt.NDArray[np.int64],
              publish: Publish) -> None:
         """Play a path (``positions`` at ``times_ns`` from now) through ``publish``."""
-        self.stop_playback()
-        self._playback = (positions, times_ns, self._now(), publish)
-        self._playback_timer = self._node.create_timer(1.0 / PLAYBACK_RATE_HZ, self._play)
+        self.stop()
+        self._path = (positions, times_ns, self._now(), publish)
+        self._timer = self._node.create_timer(1.0 / PLAYBACK_RATE_HZ, self._play)
 
-    def stop_playback(self) -> None:
+    def stop(self) -> None:
         """Stop a path being played back (a new target or path replaces it)."""
-        self._playback = None
-        if self._playback_timer is not None:
-            self._node.destroy_timer(self._playback_timer)
-            self._playback_timer = None
+        self._path = None
+        if self._timer is not None:
+            self._node.destroy_timer(self._timer)
+            self._timer = None
 
     def ahead(self) -> Optional[npt.NDArray[np.float64]]:
         """Return the poses of the path played back from the one due now on (None: no path)."""
-        if self._playback is None:
+        if self._path is None:
             return None
-        positions, times_ns, start, _ = self._playback
+        positions, times_ns, start, _ = self._path
         index = int(np.searchsorted(times_ns, self._now() - start, side='right')) - 1
         return positions[max(index, 0):]
 
     @property
     def playing(self) -> bool:
         """Tell whether a path is being played back."""
-        return self._playback is not None
+        return self._path is not None
 
     def _play(self) -> None:
         """Publish the last pose of the path that is due, and stop after the final one."""
-        if self._playback is None:
+        if self._path is None:
             return
-        positions, times_ns, start, publish = self._playback
+        positions, times_ns, start, publish = self._path
         index = int(np.searchsorted(times_ns, self._now() - start, side='right')) - 1
         if index < 0:
             return
@@ -163,4 +174,4 @@ class Streamer:
         publish(theta1, theta2)
         self._moved((theta1, theta2))
         if index == len(times_ns) - 1:
-            self.stop_playback()
+            self.stop()

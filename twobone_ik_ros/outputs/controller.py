@@ -1,0 +1,299 @@
+"""
+What the controller outputs share: the arm's state read, moves planned from it, and sent.
+
+A controller output drives an arm through ros2_control: it reads the arm's
+``joint_states`` (``tracking.JointReader``, best effort, so any publisher's
+QoS is met), plans each target's move within the joints' limits from the
+arm's state (``tracking.ArmTracker``, ruckig), times a path within them
+(``path_timing``) and hands the motion to its controller; before the arm's
+state is known, a target is one point and a path keeps its own timing.
+Every motion passes the limit check on its way out; each move sent is told
+to ``arrival``, which says how it ended.  New limits while the arm moves
+re-plan the move under way within them (``_rein``).
+
+``ControllerOutput`` leaves to each mode only how a motion reaches the
+controller: ``_launch`` (start it at the time the mode chooses and send or
+stream it), ``_due``, ``_point`` (a target before the arm is heard) and
+``_send_at_own_timing`` (a path then); and how it knows that someone
+listens (``_listening``).  Its modes: ``forward_command``, and the two that
+send trajectories (``trajectories.TrajectoryOutput``).
+"""
+
+# Copyright 2026 The twobone_ik_ros Authors
+# Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+# in compliance with the License. You may obtain a copy of the License at
+# http://www.apache.org/licenses/LICENSE-2.0 Unless required by applicable law or agreed to in
+# writing, software distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
+# language governing permissions and limitations under the License.
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Tuple, TypeVar
+
+from rclpy.qos import qos_profile_sensor_data
+from sensor_msgs.msg import JointState
+from twobone_ik_ros.model.parameters import IKConfig
+from twobone_ik_ros.motion.feedback import ArmReport, Move
+from twobone_ik_ros.motion.joint_paths import Angles, PathPlan
+from twobone_ik_ros.motion.limit_check import first, LimitRefusal
+from twobone_ik_ros.motion.path_timing import load_path_timing, PathMotion, run_path, time_poses
+from twobone_ik_ros.motion.planning import Planner, Still, Timed, Unplanned
+from twobone_ik_ros.motion.tracking import ArmTracker, JointReader
+from twobone_ik_ros.outputs.base import OutputMode, Parts, speed_limits
+from twobone_ik_ros.ros.qos_events import QUIET_SUBSCRIPTION
+
+AnyTimed = TypeVar('AnyTimed', bound=Timed)
+
+
+class ControllerOutput(OutputMode):
+    """An output that commands a controller and reads the arm's state."""
+
+    #: the output sends action goals (diagnostics show their counters)
+    _answers = False
+
+    def __init__(self, parts: Parts, config: IKConfig) -> None:
+        """Make the mode's command entity (``_connect``), then the arm's state subscription."""
+        super().__init__(parts, config)
+        self._tracker = ArmTracker(Planner(*speed_limits(config)))
+        self._reader = JointReader()
+        self._connect(parts)
+        self._listened = self._listening()  # something takes the commands (``poll``)
+        load_path_timing()  # now, not in the first path's callback (see path_timing)
+        # best effort takes both reliable and best-effort publishers of the state
+        self._state_subscription = self._node.create_subscription(
+            JointState, 'joint_states', self._on_joint_state, qos_profile_sensor_data,
+            event_callbacks=QUIET_SUBSCRIPTION)
+
+    # --------------------------------------------------------- what a mode says
+
+    def _connect(self, parts: Parts) -> None:
+        """Make the topic's publisher or the action's client."""
+        raise NotImplementedError
+
+    def _listening(self) -> bool:
+        """Tell whether anything takes the commands (a graph query: not per target)."""
+        raise NotImplementedError
+
+    def _launch(self, plan: Callable[[int], Optional[AnyTimed]]) -> Optional[AnyTimed]:
+        """
+        Run ``plan(begin)`` from the start the mode chooses and send what it gives.
+
+        ``plan`` plans, checks (raising to refuse) and records the motion in
+        the tracker; None when it has no state to plan from.
+        """
+        raise NotImplementedError
+
+    def _due(self, motion: Timed) -> float:
+        """Return the seconds from now to the end of ``motion`` just sent."""
+        raise NotImplementedError
+
+    def _point(self, theta1: float, theta2: float, goal: Angles,
+               start: Optional[Angles]) -> float:
+        """Send a target before the arm's state is known; return its seconds."""
+        raise NotImplementedError
+
+    def _send_at_own_timing(self, plan: PathPlan) -> None:
+        """Send a path at its own timing (the arm's state unknown)."""
+        raise NotImplementedError
+
+    def _stop_motion(self) -> None:
+        """Stop what the mode streams (nothing, for a mode that sends motions whole)."""
+
+    def _track(self, move: Optional[Move]) -> None:
+        """Follow ``move``, just sent, further (an action's answers)."""
+
+    def _forget_arm(self) -> None:
+        """Forget the arm's state and motion (another arm, a clock that jumped)."""
+        self._tracker.forget()
+
+    # --------------------------------------------------------- the mode's frame
+
+    def _take(self, config: IKConfig) -> bool:
+        planner = self._tracker.planner
+        speeds = speed_limits(config)
+        speeds_changed = speeds != (planner.limits, planner.min_duration)
+        if speeds_changed:
+            self._tracker.configure(Planner(*speeds))
+        return super()._take(config) or speeds_changed
+
+    def _named(self, names: Tuple[str, str]) -> None:
+        self._reader.name(names)
+        self._forget_arm()
+
+    @property
+    def measured(self) -> Optional[Angles]:
+        """Return the arm's last measured angles (None before any)."""
+        return self._tracker.measured
+
+    def report(self) -> Optional[ArmReport]:
+        """Return the arm's state and moves for diagnostics."""
+        measured = self.measured
+        return self.arrival.report(
+            'none yet' if measured is None else f'{measured[0]!r} {measured[1]!r}',
+            self._answers)
+
+    def poll(self) -> None:
+        """
+        Time out moves and the arm's state; see who listens.
+
+        Whether anything takes the commands changes rarely: asked here, not
+        of the graph on every target.
+        """
+        self._listened = self._listening()
+        if self.arrival.poll():
+            self._tracker.forget_measurement()  # plan from the commands until states return
+
+    def clock_jumped(self) -> None:
+        """
+        Stop what is timed on the node's clock and forget the arm's state and motion.
+
+        The next target plans from the arm as it is heard after the jump.  A
+        trajectory the controller has keeps running there: a controller on
+        the same clock has been reset with it.
+        """
+        super().clock_jumped()
+        self._stop_motion()
+        self._forget_arm()
+
+    def destroy(self) -> None:
+        """Stop streaming; destroy the arm's state subscription (the mode's entity: subclasses)."""
+        super().destroy()
+        self._stop_motion()
+        self._node.destroy_subscription(self._state_subscription)
+
+    # --------------------------------------------------------- moves
+
+    def _sent(self, stamp: Any, goal: Angles, seconds: float, braked: int = 0) -> None:
+        """
+        Record a move sent now, due in ``seconds``, answering the target stamped ``stamp``.
+
+        ``braked``: it was planned as a stop and a move from rest (``tracking``).
+        """
+        self._track(self.arrival.sent(stamp, goal, seconds, self._listened, braked))
+
+    def _check_planned(self, motion: Timed) -> None:
+        """Refuse a motion planned from the arm's state, which is its first point."""
+        points = motion.points()
+        self._check(points, motion.needs_accelerations, first(points))
+
+    def _refused(self, goal: Angles, refusal: Exception) -> None:
+        """Count a move to ``goal`` that the check refused, or ruckig did not plan; warn."""
+        if isinstance(refusal, LimitRefusal):
+            self.arrival.refused(goal, 'joint_limits',
+                                 f'it would take {refusal.excursion.describe(self._names)}')
+        else:
+            self.arrival.refused(goal, 'unplanned', f'ruckig did not plan it ({refusal})')
+
+    def _inside(self, position: Angles) -> Angles:
+        """Return ``position`` held inside the joint limits: a goal (``Bounds.inside``)."""
+        return self._bounds.inside(position)
+
+    def send(self, theta1: float, theta2: float, stamp: Any, start: Optional[Angles]) -> None:
+        """
+        Send the move to the solution, planned within the limits from the arm's state.
+
+        Refused (counted, warned) when it would leave the limits or ruckig
+        does not plan it: the move under way goes on.
+        """
+        goal = self._inside((theta1, theta2))
+        tracker = self._tracker
+        braked = tracker.braked
+        try:
+            motion = self._launch(lambda begin: tracker.move(goal, begin, self._check_planned))
+            seconds = (self._point(theta1, theta2, goal, start) if motion is None
+                       else self._due(motion))
+        except (LimitRefusal, Unplanned) as refusal:
+            self._refused(goal, refusal)
+            return
+        self._sent(stamp, goal, seconds, tracker.braked - braked)
+
+    # --------------------------------------------------------- the arm's state
+
+    def _on_joint_state(self, msg: JointState) -> None:
+        """Keep the arm's (theta1, theta2): matched by name, any order, other joints ignored."""
+        reading = self._reader.read(msg.name, msg.position, msg.velocity)
+        if reading is not None:
+            stamp = msg.header.stamp
+            self._heard_at(stamp.sec * 1_000_000_000 + stamp.nanosec)
+            self._tracker.measure(*reading)
+            self.arrival.heard(reading[0])
+
+    def _heard_at(self, stamp_ns: int) -> None:
+        """Take the stamp of a joint state of the arm (a stream reads the cycles off it)."""
+
+    # --------------------------------------------------------- paths
+
+    def follow(self, plan: PathPlan, stamp: Any) -> Optional[PathMotion]:
+        """
+        Send a planned path as one move, answering ``stamp``.
+
+        With the arm's state known, timed within the limits from it
+        (``path_timing``; a target after it continues from the path's
+        state), and returned; otherwise at its own timing (None).
+        """
+        self._playback.stop()
+        motion = self._run_path(plan)
+        goal = (float(plan.positions[-1, 0]), float(plan.positions[-1, 1]))
+        if motion is not None:
+            self._sent(stamp, goal, self._due(motion))
+            return motion
+        self._stop_motion()
+        self._tracker.drop_move()  # the path's own timing drives the arm now
+        self._send_at_own_timing(plan)
+        self._sent(stamp, goal, float(plan.times_ns[-1]) / 1e9)
+        return None
+
+    def _run_path(self, plan: PathPlan) -> Optional[PathMotion]:
+        """Time the path from the arm's state and send or stream it (None: no state)."""
+        tracker = self._tracker
+        if not tracker.known:
+            return None
+        parts = [time_poses(plan.positions[begin:end],
+                            (plan.times_ns[begin:end] - plan.times_ns[begin]) / 1e9
+                            if plan.stamped else None, tracker.planner.limits)
+                 for begin, end in plan.parts]
+
+        def start(begin: int) -> Optional[PathMotion]:
+            # the arm's state after the timing, which takes milliseconds
+            motion = run_path(parts, tracker.state(begin), tracker.planner, self._bounds)
+            if motion is not None:
+                tracker.run(motion, begin)
+            return motion
+
+        return self._launch(start)
+
+    # --------------------------------------------------------- new limits
+
+    def _rein(self) -> None:
+        """
+        Bring what moves the arm within new limits: nothing sent after the change goes past them.
+
+        A path played back at its own timing stops if what is still to come
+        leaves them.  A move under way is re-planned to its goal held inside
+        the new limits, a path stopped (``ArmTracker.rein``: the move, else
+        the quickest stop and a move from rest, else a move from rest where
+        the arm is), and sent as a target's move is, answering the same
+        stamp; the move before is superseded (doc/motion.md).
+        """
+        if self._rein_playback():
+            return
+        tracker = self._tracker
+        motion = tracker.motion
+        if motion is None:
+            return
+        goal = None if isinstance(motion, PathMotion) else self._inside(motion.goal)
+        pending = self.arrival.ledger.pending
+        stamp = pending.stamp if pending is not None else \
+            self._node.get_clock().now().to_msg()
+        reined = self._launch(
+            lambda begin: tracker.rein(begin, goal, self._inside, self._check_planned))
+        if reined is None:
+            return  # the motion was over
+        self._sent(stamp, reined.goal, self._due(reined))
+        self._node.get_logger().warning(
+            'the limits changed while the arm moved: '
+            + ('it is held where it was: no motion within them could be planned'
+               if isinstance(reined, Still) else 'the path stopped within them'
+               if goal is None else
+               f'the move re-planned within them, to {goal[0]:.6g} {goal[1]:.6g}'))
