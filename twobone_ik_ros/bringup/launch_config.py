@@ -32,13 +32,12 @@ NODE_NAME = 'twobone_ik'
 #: default) applies.
 NODE_ARGUMENTS = tuple(spec.name for spec in PARAMETERS if spec.launch)
 BOOLEAN = ('true', 'false')
-#: The controller control.launch.py commands for each output unless
-#: ``controller`` names another: the names config/controllers.yaml gives them.
+#: The controller control.launch.py commands for each controller output unless
+#: ``controller`` names another: the names config/controllers.yaml gives them
+#: (a trajectory's controller, else the position controller).
 DEFAULT_CONTROLLERS = {
-    Output.FORWARD_COMMAND: 'forward_position_controller',
-    Output.JOINT_TRAJECTORY: 'joint_trajectory_controller',
-    Output.FOLLOW_JOINT_TRAJECTORY: 'joint_trajectory_controller',
-}
+    output: 'joint_trajectory_controller' if output.sends_trajectories
+    else 'forward_position_controller' for output in Output if output.drives_controller}
 #: The topics and services under an action's name: remapped one by one as well
 #: as the action, since rcl_action remaps action names only from Jazzy's rcl 9.2.8
 #: and Kilted on (ros2/rcl#1170); Humble's takes just these.
