@@ -111,9 +111,9 @@ class TwoBoneIKNode(GuardedNode):
         self._drawing = ArmDrawing(self, config)
         self._targets = TargetInput(self, config, self._counters, self._frames, self._solve,
                                     self._reject)
-        self._paths = PathFollower(self, config, self._counters, self._frames, self._output,
-                                   self._warnings,
-                                   lambda: self._output.measured or self._previous, self._moved)
+        self._paths = PathFollower(self, config, counters=self._counters, frames=self._frames,
+                                   output=self._output, warnings=self._warnings,
+                                   start=self._arm_position, moved=self._moved)
         # no QoS event handlers on anything of the node's (see qos_events)
         self._elbow_pub = self.create_publisher(PointStamped, 'elbow', QUEUE_DEPTH,
                                                 event_callbacks=QUIET_PUBLISHER)
@@ -179,6 +179,10 @@ class TwoBoneIKNode(GuardedNode):
         """Count a rejected target and warn (throttled)."""
         self._counters.rejected.add(reason)
         self._warnings.warn(reason, describe)
+
+    def _arm_position(self) -> Optional[Angles]:
+        """Return where the arm is: measured (a controller output), else where the node put it."""
+        return self._output.measured or self._previous
 
     def _moved(self, position: Angles) -> None:
         """Record where a path put the arm (for closest, markers and the next move)."""

@@ -48,11 +48,19 @@ from twobone_ik_ros.solver import Reason
 class PathFollower:
     """The node's ``path`` callback and what it needs to follow a path."""
 
-    def __init__(self, node: Node, config: IKConfig, counters: TargetCounters,
+    def __init__(self, node: Node, config: IKConfig, *, counters: TargetCounters,
                  frames: TargetFrames, output: ArmOutput, warnings: ThrottledWarnings,
                  start: Callable[[], Optional[Angles]],
                  moved: Callable[[Angles], None]) -> None:
-        """Subscribe on ``node``; count in ``counters``; ``start()`` (the arm's state) per path."""
+        """
+        Subscribe to ``path`` on ``node``; count each path in ``counters``.
+
+        ``frames`` brings a path in another frame into the base frame,
+        ``output`` follows it, ``warnings`` says why one was refused;
+        ``start()`` is where the arm is as a path comes (the branch and
+        turns of its poses follow it), ``moved`` hears where a path sent
+        whole leaves it.
+        """
         self._counters = counters
         self._frames = frames
         self._output = output
