@@ -332,7 +332,8 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'runtime; empty turns it off.'),
     ParameterSpec(
         'output', 'string', Output.JOINT_STATES.value, OneOf.of(Output),
-        '`joint_states`, `forward_command`, `joint_trajectory` or `follow_joint_trajectory`',
+        ', '.join(f'`{output.value}`' for output in list(Output)[:-1])
+        + f' or `{list(Output)[-1].value}`',
         'Where solutions go: joint_states (for display with robot_state_publisher), '
         'forward_command (Float64MultiArray on commands, for forward_command_controller), '
         'joint_trajectory (JointTrajectory on joint_trajectory, for '
