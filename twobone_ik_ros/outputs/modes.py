@@ -83,7 +83,8 @@ class ArmOutput:
     @property
     def measured(self) -> Optional[Angles]:
         """Return the arm's last measured angles (controller outputs; None before any)."""
-        return self.mode.measured
+        mode = self._mode  # per target: no more than one look-up on the way
+        return None if mode is None else mode.measured
 
     def report(self) -> Optional[ArmReport]:
         """Return the arm's state and moves for diagnostics (None for a display)."""
@@ -108,7 +109,8 @@ class ArmOutput:
     @property
     def playing(self) -> bool:
         """Tell whether a path is being played back."""
-        return self.mode.playing
+        mode = self._mode  # per target, as ``measured``
+        return mode is not None and mode.playing
 
     def clock_jumped(self) -> None:
         """
