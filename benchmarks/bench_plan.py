@@ -5,7 +5,7 @@ The cost of planning one controller move, against the node's per-target cost bef
 In one process, on the same targets, rounds interleaved:
 
 - baseline (the node per target before issue 19): solve the target, time
-  the move by the velocity limit (``motion.move_time``) and serialise the
+  the move by the velocity limit (``joint_paths.move_time``) and serialise the
   one-point JointTrajectory it published;
 - move: the same solve, then plan the move from the state the node tracks
   (``ArmTracker.move``: ruckig from the previous move evaluated mid-way),

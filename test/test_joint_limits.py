@@ -1,7 +1,7 @@
 """
 Nothing the node commands leaves the joint limits: paths and moves, without ROS.
 
-A path goes through the node's own steps (``motion.plan_path``, then each
+A path goes through the node's own steps (``joint_paths.plan_path``, then each
 part timed by ``path_timing.time_poses`` and run from the arm's state by
 ``path_timing.run_path``, which the output checks with ``limit_check``), and
 what a controller makes of the points is sampled as joint_trajectory_controller

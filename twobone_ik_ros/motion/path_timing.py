@@ -3,7 +3,7 @@ A path's timing within the joints' limits, for a controller to follow.
 
 Pure (numpy, scipy's piecewise polynomials, toppra; no ROS), like
 ``planning``.  Each part of a path (its poses' joint angles, continuous
-within the limits, from ``motion.plan_path``; most paths are one part)
+within the limits, from ``joint_paths.plan_path``; most paths are one part)
 becomes a *piecewise polynomial in time* through its poses, at rest at both
 ends (``time_poses``):
 

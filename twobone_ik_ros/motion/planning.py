@@ -1,7 +1,7 @@
 """
 One move of the arm within velocity, acceleration and jerk limits, by ruckig.
 
-Pure (numpy and ruckig, no ROS), like ``motion``.  Ruckig plans, from any
+Pure (numpy and ruckig, no ROS), like ``joint_paths``.  Ruckig plans, from any
 state (position, velocity, acceleration), the time-optimal motion to a
 state at rest within per-joint limits, and stretches the faster joint so
 both arrive together; MoveIt uses it for the same job (doc/design.md has

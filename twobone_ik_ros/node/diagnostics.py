@@ -50,7 +50,7 @@ REJECTION_TEXT: Dict[str, str] = {
 }
 REJECT_REASONS = tuple(REJECTION_TEXT)
 #: Why a path can be refused: a target's reasons, where the joint limits break
-#: it (``motion.BREAK_TEXT``: under ``unreachable`` reject), and the path's own.
+#: it (``joint_paths.BREAK_TEXT``: under ``unreachable`` reject), and the path's own.
 PATH_REJECTION_TEXT: Dict[str, str] = {
     **REJECTION_TEXT, **BREAK_TEXT,
     'empty': 'the path has no poses',
