@@ -25,20 +25,27 @@ from helpers import ROOT
 import pytest
 from twobone_ik_ros.bringup.generated import FILES
 from twobone_ik_ros.model.parameters import (
-    DEFAULTS, IKConfig, MODEL_PARAMETERS, PARAMETERS, Runtime, SOLVER_PARAMETERS, validate)
+    DEFAULTS, IKConfig, InRange, MODEL_PARAMETERS, OneOf, PARAMETERS, Runtime, SOLVER_PARAMETERS,
+    validate)
 from twobone_ik_ros.model.urdf import config_urdf
 from twobone_ik_ros.outputs.base import arm_limits
 
-#: a valid value other than the default, per parameter
+#: a valid value other than the default, where the check does not give one (``changed``)
 CHANGED = {
-    'r1': 1.5, 'r2': 0.5, 'elbow': 'down', 'unreachable': 'reject', 'base_frame': 'base',
-    'frame_prefix': 'left/', 'joint_names': ['a', 'b'], 'shoulder_limits': [-1.0, 1.0],
-    'elbow_limits': [-2.0, 2.0], 'joint_state_rate': 5.0, 'transform_timeout': 0.5,
-    'robot_state_publisher': 'rsp', 'output': 'forward_command', 'max_joint_velocity': 2.0,
-    'max_joint_acceleration': 3.0, 'max_joint_jerk': 50.0, 'min_move_time': 0.2,
-    'command_rate': 50.0, 'goal_tolerance': 0.01, 'goal_time_tolerance': 2.0,
-    'arm_state_timeout': 1.0,
+    'r1': 1.5, 'r2': 0.5, 'base_frame': 'base', 'frame_prefix': 'left/',
+    'joint_names': ['a', 'b'], 'shoulder_limits': [-1.0, 1.0], 'elbow_limits': [-2.0, 2.0],
+    'robot_state_publisher': 'rsp',
 }
+
+
+def changed(spec):
+    """Return a valid value of ``spec`` other than its default."""
+    check = spec.check
+    if isinstance(check, InRange):
+        return (check.low + check.high) / 2.0
+    if isinstance(check, OneOf):
+        return next(choice for choice in check.choices if choice != spec.default)
+    return CHANGED[spec.name]
 
 
 @pytest.mark.parametrize('name', list(FILES))
@@ -51,21 +58,22 @@ def test_each_generated_file_is_what_its_table_gives(name):
 def test_the_tables_rows_are_the_configurations_fields():
     fields = {field.name for field in dataclasses.fields(IKConfig)} - {'solver'}
     assert sorted(fields | set(SOLVER_PARAMETERS)) == sorted(spec.name for spec in PARAMETERS)
-    assert set(CHANGED) == set(DEFAULTS)
 
 
 def test_every_default_is_valid_and_each_row_round_trips():
     config = validate(DEFAULTS)
     assert config.as_parameters() == DEFAULTS
-    for name, value in CHANGED.items():
-        changed = validate(dict(DEFAULTS, **{name: value})).as_parameters()
-        assert changed == dict(config.as_parameters(), **{name: value}), name
+    for spec in PARAMETERS:
+        value = changed(spec)
+        assert value != spec.default
+        after = validate(dict(DEFAULTS, **{spec.name: value})).as_parameters()
+        assert after == dict(config.as_parameters(), **{spec.name: value}), spec.name
 
 
 @pytest.mark.parametrize('spec', PARAMETERS, ids=lambda spec: spec.name)
 def test_what_the_table_says_a_runtime_change_does_is_what_the_code_does(spec):
     before = validate(DEFAULTS)
-    after = validate(dict(DEFAULTS, **{spec.name: CHANGED[spec.name]}))
+    after = validate(dict(DEFAULTS, **{spec.name: changed(spec)}))
     model = config_urdf(before) != config_urdf(after) or before.frame_prefix != after.frame_prefix
     assert model == (Runtime.MODEL in spec.runtime) == (spec.name in MODEL_PARAMETERS)
     assert (arm_limits(before) != arm_limits(after)) == (Runtime.LIMITS in spec.runtime)
