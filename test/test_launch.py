@@ -95,7 +95,9 @@ def test_02_when_the_ik_node_dies_the_launch_ends_non_zero_and_nothing_is_left(
         launches, probe, launch_file):
     namespace = unique_name('dies')
     launch = launches(launch_file, f'namespace:={namespace}', NO_RSP)
-    probe(namespace=f'/{namespace}').wait_for_node()
+    watching = probe(namespace=f'/{namespace}')
+    watching.wait_for_node()
+    watching.close()  # before the kill: GraphClient says why
     [ik_node] = [pid for pid in processes_mentioning(f'__ns:=/{namespace}')
                  if pid in processes_mentioning('twobone_ik_node')]
     os.kill(ik_node, 9)
