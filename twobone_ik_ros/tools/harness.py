@@ -96,9 +96,9 @@ class GraphClient:
     An rclpy node in a context of its own, spun by its caller (not by a thread).
 
     Close it before ending a process it talks to abruptly (SIGKILL, ``os._exit``):
-    Fast DDS 3.2 can crash the process that closes its shared-memory port after a
-    peer died while writing into it (``SharedMemChannelResource::release``; seen
-    once in about 200 such kills, a core dump of the suite's pytest process).
+    Fast DDS can crash the process that closes its shared-memory port after a
+    peer died while writing into it (``SharedMemChannelResource::release``;
+    doc/testing.md, "Two rules of the harness").
     """
 
     def __init__(self, name: str) -> None:
