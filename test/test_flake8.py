@@ -20,17 +20,18 @@ import os
 import subprocess
 import sys
 
+from ament_flake8 import main as flake8
 from helpers import ROOT
 import pytest
 
 # named, not '.', so that the checkout's .venv is not linted
 LINTED = ('setup.py', 'twobone_ik_ros', 'test', 'launch', 'benchmarks', 'examples', 'scripts')
-RUN = 'import sys; from ament_flake8.main import main; sys.exit(main(argv=sys.argv[1:]))'
 
 
 @pytest.mark.flake8
 @pytest.mark.linter
 def test_flake8():
-    done = subprocess.run([sys.executable, '-c', RUN, *(os.path.join(ROOT, p) for p in LINTED)],
+    done = subprocess.run([sys.executable, '-m', flake8.__name__,
+                           *(os.path.join(ROOT, p) for p in LINTED)],
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, 'code style errors / warnings:\n' + done.stdout + done.stderr
