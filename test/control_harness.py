@@ -32,7 +32,7 @@ from geometry_msgs.msg import PointStamped, PoseStamped
 from helpers import seconds
 from nav_msgs.msg import Path
 import pytest
-from ros_harness import LaunchProcess, Probe, send_request, unique_name
+from ros_harness import answer, LaunchProcess, Probe, unique_name
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 from twobone_ik_ros.bringup.launch_config import DEFAULT_CONTROLLERS
@@ -141,22 +141,17 @@ class ControlledArm:
 
     # -- controller_manager ------------------------------------------------------------------
 
-    def controllers(self, attempts=3):
+    def controllers(self):
         """
         Return {name: state} from the arm's controller_manager.
 
-        Asked again when no answer comes in 5 s: a request sent while the
-        server's reply writer has not yet matched our reader (a starting
-        controller_manager on a busy machine) is answered into the void.
+        Asked again after 5 s unanswered (``ros_harness.answer``): a starting
+        controller_manager on a busy machine can answer into the void.
         """
         from controller_manager_msgs.srv import ListControllers
         client = self._client(ListControllers, 'list_controllers')
-        for _ in range(attempts):
-            future = send_request(self.probe, client, ListControllers.Request())
-            if self.probe.spin_until(future.done, 5.0):
-                return {c.name: c.state for c in future.result().controller}
-            client.remove_pending_request(future)
-        raise AssertionError(f'list_controllers did not answer {attempts} requests')
+        result = answer(self.probe, client, ListControllers.Request(), 15.0, again_after=5.0)
+        return {c.name: c.state for c in result.controller}
 
     def wait_until_active(self, *names, timeout=60.0):
         """Wait until the spawners have activated the named controllers."""
@@ -178,9 +173,7 @@ class ControlledArm:
         request = SwitchController.Request(activate_controllers=list(activate),
                                            deactivate_controllers=list(deactivate),
                                            strictness=SwitchController.Request.STRICT)
-        future = send_request(self.probe, client, request)
-        assert self.probe.spin_until(future.done, 15.0), 'switch_controller did not answer'
-        assert future.result().ok, f'switch_controller refused {request}'
+        assert answer(self.probe, client, request).ok, f'switch_controller refused {request}'
 
     def _client(self, kind, service):
         if service not in self._clients:

@@ -272,9 +272,31 @@ class Probe(GraphClient):
     def _call(self, service_type, node_name, request, timeout=15.0):
         client = self._client(service_type, node_name)
         assert self.spin_until(client.service_is_ready, timeout), f'{node_name} has no service'
-        future = send_request(self, client, request, timeout)
-        assert self.spin_until(future.done, timeout), 'no answer from the parameter service'
-        return future.result()
+        # a read is asked again while unanswered; a set is sent once (answer says why)
+        again_after = 1.0 if service_type is GetParameters else None
+        return answer(self, client, request, timeout, again_after)
+
+
+def answer(probe, client, request, timeout=15.0, again_after=None):
+    """
+    Return the result of ``request``; one safe to repeat is sent again every ``again_after`` s.
+
+    A client's ``service_is_ready`` means it sees the server; the server may not
+    yet see the client's reply reader, and then its reply is lost (a discovery
+    race: Fast DDS 2.6 on Humble; robot_state_publisher just started, on Kilted,
+    idle).  A request that changes nothing (a read, a list) is asked again while
+    it is unanswered; one that changes something is sent once, since the lost
+    reply's request has been carried out.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        future = send_request(probe, client, request, timeout)
+        wait = deadline - time.monotonic()
+        if probe.spin_until(future.done, wait if again_after is None else min(again_after, wait)):
+            return future.result()
+        client.remove_pending_request(future)
+        assert again_after is not None and time.monotonic() < deadline, \
+            f'{client.srv_name} did not answer in {timeout:g} s'
 
 
 def send_request(probe, client, request, timeout=15.0):

@@ -36,7 +36,7 @@ import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.parameter import Parameter
 import rclpy.timer
-from ros_harness import MESSAGE_INFO
+from ros_harness import answer, MESSAGE_INFO
 from std_msgs.msg import String
 from twobone_ik_ros.ros.executor import (
     LEAN_RCLPY, lean_refusal, LeanExecutor, rclpy_version, spinner_executor)
@@ -69,7 +69,7 @@ class Pair:
         assert isinstance(self.spinner._executor, expected)
         return self
 
-    def spin_peer_until(self, condition, timeout=10.0):
+    def spin_until(self, condition, timeout=10.0):
         deadline = time.monotonic() + timeout
         while not condition():
             if time.monotonic() > deadline:
@@ -78,23 +78,12 @@ class Pair:
         return True
 
     def call(self, client, request, timeout=10.0):
-        """
-        Return the future of ``request`` answered, sent again after each second without an answer.
+        """Return the answer to ``request``, asked again each second unanswered (``answer``)."""
+        assert self.spin_until(client.service_is_ready, timeout)
+        return answer(self, client, request, timeout, again_after=1.0)
 
-        A service (or action) is "ready" once the client sees the server; the
-        server may not yet see the client's reply reader, and Fast DDS 2.6
-        (Humble) then drops the reply: a discovery race, not the executor's.
-        """
-        assert self.spin_peer_until(client.service_is_ready, timeout)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            future = client.call_async(request)
-            if self.spin_peer_until(future.done, timeout=1.0):
-                return future
-        raise AssertionError(f'no answer to {request} in {timeout} s')
-
-    def spin_peer_for(self, seconds):
-        self.spin_peer_until(lambda: False, timeout=seconds)
+    def spin_for(self, seconds):
+        self.spin_until(lambda: False, timeout=seconds)
 
     def close(self):
         if self.spinner is not None:
@@ -126,10 +115,10 @@ def subscriptions(pair):
     publisher = pair.peer.create_publisher(String, 'chatter', 10)
     pair.start()
     subscribers = 2 if MESSAGE_INFO else 1
-    assert pair.spin_peer_until(lambda: publisher.get_subscription_count() == subscribers)
+    assert pair.spin_until(lambda: publisher.get_subscription_count() == subscribers)
     for i in range(5):
         publisher.publish(String(data=str(i)))
-    pair.spin_peer_until(lambda: len(only) == 5 and len(info) == 5 * (subscribers - 1))
+    pair.spin_until(lambda: len(only) == 5 and len(info) == 5 * (subscribers - 1))
     return {'only': only, 'info': info}
 
 
@@ -145,11 +134,11 @@ def made_and_destroyed_by_callbacks(pair):
 
     timer = node.create_timer(0.05, once)
     pair.start()
-    assert pair.spin_peer_until(lambda: publisher.get_subscription_count() > 0)
+    assert pair.spin_until(lambda: publisher.get_subscription_count() > 0)
     for i in range(5):
         publisher.publish(String(data=str(i)))
-    pair.spin_peer_until(lambda: len(heard) == 5)
-    pair.spin_peer_for(0.2)
+    pair.spin_until(lambda: len(heard) == 5)
+    pair.spin_for(0.2)
     return {'ticks': len(ticks), 'heard': heard}
 
 
@@ -177,12 +166,12 @@ def destroyed_in_the_same_wake(pair):
     later = node.create_subscription(String, 'same', lambda msg: second.append(msg.data), 10)
     publisher = pair.peer.create_publisher(String, 'same', 10)
     pair.start()
-    assert pair.spin_peer_until(lambda: publisher.get_subscription_count() == 2)
+    assert pair.spin_until(lambda: publisher.get_subscription_count() == 2)
     guard.trigger()
     assert holding.wait(10.0)
     publisher.publish(String(data='once'))
-    pair.spin_peer_until(lambda: first, timeout=5.0)
-    pair.spin_peer_for(0.3)
+    pair.spin_until(lambda: first, timeout=5.0)
+    pair.spin_for(0.3)
     return {'first': first, 'second': second}
 
 
@@ -194,7 +183,7 @@ def services_and_clients(pair):
     pair.peer.declare_parameter('question', 'six times seven')
     answers, asked = [], []
 
-    def ask():  # again after a second unanswered: a reply can be lost to discovery (Pair.call)
+    def ask():  # again after a second unanswered (ros_harness.answer says why)
         if client.service_is_ready() and not answers and since(asked) > 1.0:
             asked.append(time.monotonic())
             client.call_async(GetParameters.Request(names=['question'])).add_done_callback(
@@ -203,9 +192,9 @@ def services_and_clients(pair):
     node.create_timer(0.05, ask)
     pair.start()
     ours = pair.peer.create_client(GetParameters, '/conformant/get_parameters')
-    future = pair.call(ours, GetParameters.Request(names=['answer']))
-    pair.spin_peer_until(lambda: answers)
-    return {'asked': future.result().values[0].integer_value, 'heard': answers[:1]}
+    answered = pair.call(ours, GetParameters.Request(names=['answer']))
+    pair.spin_until(lambda: answers)
+    return {'asked': answered.values[0].integer_value, 'heard': answers[:1]}
 
 
 def timers_cancelled_and_reset(pair):
@@ -225,8 +214,8 @@ def timers_cancelled_and_reset(pair):
     one_off = []
     periodic = node.create_timer(0.05, tick)
     pair.start()
-    pair.spin_peer_until(lambda: len(ticks) >= 6)
-    pair.spin_peer_for(0.5)
+    pair.spin_until(lambda: len(ticks) >= 6)
+    pair.spin_for(0.5)
     return {'ticks': len(ticks), 'cancelled': periodic.is_canceled()}
 
 
@@ -237,14 +226,14 @@ def timer_on_a_simulated_clock(pair):
     node.create_timer(0.1, lambda: ticks.append(node.get_clock().now().nanoseconds))
     clock = pair.peer.create_publisher(Clock, '/clock', 10)
     pair.start()
-    assert pair.spin_peer_until(lambda: clock.get_subscription_count() > 0)
-    pair.spin_peer_for(0.5)  # wall time passes, ROS time does not
+    assert pair.spin_until(lambda: clock.get_subscription_count() > 0)
+    pair.spin_for(0.5)  # wall time passes, ROS time does not
     silent = len(ticks)
     for step in range(1, 21):
         stamp = rclpy.time.Time(nanoseconds=step * 50_000_000).to_msg()
         clock.publish(Clock(clock=stamp))
-        pair.spin_peer_for(0.03)
-    pair.spin_peer_until(lambda: ticks and ticks[-1] >= 1_000_000_000, timeout=5.0)
+        pair.spin_for(0.03)
+    pair.spin_until(lambda: ticks and ticks[-1] >= 1_000_000_000, timeout=5.0)
     return {'ticks while silent': silent, 'ticked': len(ticks) > 0,
             'on sim time': all(100_000_000 <= t <= 1_000_000_000 for t in ticks),
             'in order': ticks == sorted(ticks)}
@@ -282,14 +271,14 @@ def action_client(pair):
             seen['accepted'] = handle.accepted
             handle.get_result_async().add_done_callback(on_result)
 
-    def send():  # again after a second unanswered: a reply can be lost to discovery (Pair.call)
+    def send():  # again after a second unanswered (ros_harness.answer says why)
         if client.server_is_ready() and not seen and since(sent) > 1.0:
             sent.append(time.monotonic())
             client.send_goal_async(goal).add_done_callback(on_goal)
 
     node.create_timer(0.05, send)
     pair.start()
-    pair.spin_peer_until(lambda: len(seen) == 2)
+    pair.spin_until(lambda: len(seen) == 2)
     return seen
 
 
@@ -314,7 +303,7 @@ def guard_conditions_and_qos_events(pair):
     pair.peer.create_publisher(String, '/mismatch', QoSProfile(depth=1),  # its side: quiet
                                event_callbacks=PublisherEventCallbacks(
                                    incompatible_qos=lambda event: None))
-    pair.spin_peer_until(lambda: guarded and incompatible)
+    pair.spin_until(lambda: guarded and incompatible)
     return {'guarded': guarded, 'incompatible': incompatible[:1]}
 
 
@@ -324,7 +313,7 @@ def exception_in_a_callback(pair):
         raise RuntimeError('a bug')
     pair.node.create_timer(0.01, fail)
     pair.start()
-    pair.spin_peer_until(lambda: pair.spinner.error is not None)
+    pair.spin_until(lambda: pair.spinner.error is not None)
     return {'error': repr(pair.spinner.error)}
 
 
@@ -337,14 +326,14 @@ def exception_in_a_done_callback(pair):
     def wrong(future):
         raise ValueError('a bug in a done callback')
 
-    def ask():  # again after a second unanswered: a reply can be lost to discovery (Pair.call)
+    def ask():  # again after a second unanswered (ros_harness.answer says why)
         if client.service_is_ready() and since(asked) > 1.0:
             asked.append(time.monotonic())
             client.call_async(GetParameters.Request(names=['x'])).add_done_callback(wrong)
 
     node.create_timer(0.05, ask)
     pair.start()
-    pair.spin_peer_until(lambda: pair.spinner.error is not None)
+    pair.spin_until(lambda: pair.spinner.error is not None)
     return {'error': repr(pair.spinner.error)}
 
 
@@ -355,7 +344,7 @@ def stop_under_load(pair):
     node.create_subscription(String, 'flood', lambda msg: heard.append(1), 10)
     publisher = pair.peer.create_publisher(String, 'flood', 10)
     pair.start()
-    assert pair.spin_peer_until(lambda: publisher.get_subscription_count() > 0)
+    assert pair.spin_until(lambda: publisher.get_subscription_count() > 0)
     deadline = time.monotonic() + 1.0
     while time.monotonic() < deadline or not heard:
         publisher.publish(String(data='x' * 100))
@@ -381,9 +370,9 @@ def callbacks_the_lean_executor_does_not_serve(pair):
         node.create_timer(0.05, tick)
     publisher = pair.peer.create_publisher(String, 'chatter', 10)
     pair.start()
-    assert pair.spin_peer_until(lambda: publisher.get_subscription_count() > 0)
+    assert pair.spin_until(lambda: publisher.get_subscription_count() > 0)
     publisher.publish(String(data='awaited'))
-    pair.spin_peer_until(lambda: heard and (infos or TimerInfo is None))
+    pair.spin_until(lambda: heard and (infos or TimerInfo is None))
     if pair.kind == 'lean':
         assert pair.spinner._executor.delegate is not None  # it stepped aside
     return {'heard': heard, 'timer info': infos}

@@ -112,7 +112,6 @@ class GraphClient:
         self.node = rclpy.create_node(name, context=self.context)
         self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)
-        self._closed = False
 
     def spin_until(self, condition: Callable[[], Any], timeout: float = 10.0) -> bool:
         """Process callbacks until ``condition()`` holds; return whether it did."""
@@ -131,9 +130,8 @@ class GraphClient:
 
     def close(self) -> None:
         """Destroy the node and its context (once; closing again does nothing)."""
-        if self._closed:
+        if not self.context.ok():
             return
-        self._closed = True
         self.executor.shutdown()
         self.node.destroy_node()
         self._rclpy.shutdown(context=self.context)
