@@ -175,7 +175,7 @@ def test_a_circle_path_is_one_branch_continuous_trajectory(controlled_arm):
     positions = [tuple(p.positions) for p in trajectory.points]
     times = [seconds(p.time_from_start) for p in trajectory.points]
     # the arm is on the first pose (its branch, closest): the path timed within the limits
-    # (arm.path_timing): points every 20 ms of toppra's timing on the path's geometry
+    # (motion.path_timing): points every 20 ms of toppra's timing on the path's geometry
     # (the path's angles are the batch solver's: numpy's arctan2, which may be an ulp from libm's)
     start = next(i for i, position in enumerate(positions)
                  if position == pytest.approx((down.theta1, down.theta2), abs=1e-12))

@@ -1,5 +1,5 @@
 """
-Paths timed within the limits (``arm/path_timing``), without ROS.
+Paths timed within the limits (``motion/path_timing``), without ROS.
 
 The controller's interpolation of the points is modelled as in
 ``test_planning``; the time-optimal reference is toppra's own duration for
