@@ -290,7 +290,7 @@ def answer(probe, client, request, timeout=15.0, again_after=None):
     """
     deadline = time.monotonic() + timeout
     while True:
-        future = send_request(probe, client, request, timeout)
+        future = send_request(probe, client, request, max(deadline - time.monotonic(), 0.0))
         wait = deadline - time.monotonic()
         if probe.spin_until(future.done, wait if again_after is None else min(again_after, wait)):
             return future.result()
