@@ -5,7 +5,8 @@ Drive the arm through ros2_control with mock hardware: the IK node commands a co
     ros2 launch twobone_ik_ros control.launch.py output:=forward_command rviz:=true
     ros2 launch twobone_ik_ros control.launch.py output:=follow_joint_trajectory  # the action
 
-Starts controller_manager's ``ros2_control_node`` with ``config/controllers.yaml``,
+Starts controller_manager's ``ros2_control_node`` with ``config/controllers.yaml``
+(or ``controllers_file``; with ``description_file``, the arm's joints in it),
 the spawners of ``joint_state_broadcaster`` and of the controller the output
 commands, and ``twobone_ik.launch.py`` with the same arguments (defaults
 here: ``output:=joint_trajectory``, ``ros2_control:=true``,
@@ -27,7 +28,9 @@ release reads.  Needs ros2_control and ros2_controllers
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
 # language governing permissions and limitations under the License.
 
+import atexit
 import os
+import tempfile
 
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
@@ -37,10 +40,22 @@ from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from twobone_ik_ros.bringup.launch_config import (
-    ARGUMENT_NAMES, check_packages, CONTROL_DEFAULTS, control_plan, declare_arguments,
-    launch_values)
+    ARGUMENT_NAMES, check_packages, CONTROL_DEFAULTS, control_plan, controller_joints,
+    declare_arguments, DEFAULT_CONTROLLERS, launch_values)
+import yaml
 
 PACKAGE = 'twobone_ik_ros'
+
+
+def _joints_file(joints):
+    """Write the package's controllers' joints as the arm's: a parameters file, removed at exit."""
+    sections = {f'/**/{controller}': {'ros__parameters': {'joints': list(joints)}}
+                for controller in set(DEFAULT_CONTROLLERS.values())}
+    handle, path = tempfile.mkstemp(prefix='twobone_ik_controllers_', suffix='.yaml')
+    with os.fdopen(handle, 'w') as stream:
+        yaml.safe_dump(sections, stream)
+    atexit.register(os.unlink, path)
+    return path
 
 
 def _launch_setup(context):
@@ -48,7 +63,11 @@ def _launch_setup(context):
     check_packages(control.packages)
     share = get_package_share_directory(PACKAGE)
     manager = control.controller_manager
-    parameters = [os.path.join(share, 'config', 'controllers.yaml')]
+    controllers_file = LaunchConfiguration('controllers_file').perform(context)
+    parameters = [controllers_file or os.path.join(share, 'config', 'controllers.yaml')]
+    joints = controller_joints(control.plan)
+    if joints is not None and not controllers_file:  # the package's controllers, your joints
+        parameters.append(_joints_file(joints))
     if control.description_parameter:
         parameters.append({'robot_description': ParameterValue(
             control.plan.robot_description, value_type=str)})

@@ -51,6 +51,8 @@ TWOBONE_PLATFORM=noble
 # 20 to 30 minutes the first time, seconds after) and a changed tree is rebuilt.
 TWOBONE_CACHE="${TWOBONE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/twobone_ik_ros}"
 TWOBONE_CPP_HOME=""
+# The C++ stack is test infrastructure: built without -O3 (doc/testing.md has what it saves).
+TWOBONE_CPP_BUILD="${TWOBONE_CPP_BUILD:-BUILD_TYPE=None CFLAGS=-O1 CXXFLAGS=-O1}"
 twobone_tree_digest() {  # every file of the given folders, by path and content
   (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-16
 }
@@ -63,7 +65,8 @@ if [ -n "${TWOBONE_ROS_CPP_SOURCES:-}" ] && [ "$TWOBONE_DISTRO" = kilted ]; then
   TWOBONE_CPP_HOME="$TWOBONE_CACHE/kilted-$( {
     cat "$TWOBONE_ROOT/requirements/kilted.txt" "$TWOBONE_ROOT/requirements/$TWOBONE_PLATFORM.txt"
     twobone_tree_digest "$TWOBONE_ROS_SOURCES"
-    twobone_tree_digest "$TWOBONE_ROS_CPP_SOURCES"; } | sha256sum | cut -c1-16)"
+    twobone_tree_digest "$TWOBONE_ROS_CPP_SOURCES"
+    echo "$TWOBONE_CPP_BUILD"; } | sha256sum | cut -c1-16)"
   TWOBONE_VENV="$TWOBONE_CPP_HOME/venv"
 else
   TWOBONE_VENV="$TWOBONE_ROOT/.venv/$TWOBONE_DISTRO"
@@ -97,9 +100,9 @@ fi
 twobone_requirements() {
   local name
   if [ "$TWOBONE_DISTRO" = humble ]; then
-    set -- "$TWOBONE_PLATFORM" runtime
+    set -- "$TWOBONE_PLATFORM" runtime ros-python
   else
-    set -- "$TWOBONE_DISTRO" "$TWOBONE_DISTRO-test" "$TWOBONE_PLATFORM" runtime dev
+    set -- "$TWOBONE_DISTRO" "$TWOBONE_DISTRO-test" "$TWOBONE_PLATFORM" runtime ros-python dev
   fi
   for name in "$@"; do echo "$TWOBONE_ROOT/requirements/$name.txt"; done
 }
@@ -174,7 +177,8 @@ twobone_ensure_cpp_stack() {
   if [ ! -f "$TWOBONE_CPP_HOME/.built" ]; then
     echo "scripts: building the C++ stack of $TWOBONE_ROS_CPP_SOURCES into $TWOBONE_CPP_HOME/ws" \
       "(once per machine: 20 to 30 minutes on 2 cores; log: $TWOBONE_CPP_HOME/build.log)" >&2
-    bash "$TWOBONE_ROS_CPP_SOURCES/build.sh" "$TWOBONE_VENV" "$TWOBONE_VENV-ros2-ws" \
+    # shellcheck disable=SC2086  (the flags are words)
+    env $TWOBONE_CPP_BUILD bash "$TWOBONE_ROS_CPP_SOURCES/build.sh" "$TWOBONE_VENV" "$TWOBONE_VENV-ros2-ws" \
       "$TWOBONE_CPP_HOME/ws" > "$TWOBONE_CPP_HOME/build.log" 2>&1 || {
         tail -40 "$TWOBONE_CPP_HOME/build.log" >&2
         echo "scripts: the C++ build failed (whole log: $TWOBONE_CPP_HOME/build.log)" >&2

@@ -44,6 +44,8 @@ os.environ['ROS_DOMAIN_ID'] = _DOMAIN_ID
 os.environ.pop('ROS_STATIC_PEERS', None)
 os.environ['ROS_LOG_DIR'] = tempfile.mkdtemp(prefix='twobone_ik_test_log_')
 from helpers import ROOT  # noqa: E402, I100  (after the environment above)
+# a launch_pytest launch that never becomes ready fails its test in bounded time
+from launch_guard import pytest_fixture_setup  # noqa: E402, F401  (a hook: pytest finds it here)
 os.environ['PYTHONPATH'] = os.pathsep.join(
     [ROOT] + [p for p in os.environ.get('PYTHONPATH', '').split(os.pathsep) if p])
 # Twice in CI runs on Jazzy (code of 6089cf2 and of fe28c0f) the test process ended

@@ -52,9 +52,17 @@ STREAM_QUIET_S = 0.2
 class ControlledArm:
     """control.launch.py for real, a probe on its graph; ``close`` stops both."""
 
-    def __init__(self, output, parameters=None, arguments=()):
-        """Launch the arm with the node's ``parameters`` (a params_file) and extra arguments."""
+    def __init__(self, output, parameters=None, arguments=(), controller=None, joints=JOINTS,
+                 tf=False):
+        """
+        Launch the arm with the node's ``parameters`` (a params_file) and extra arguments.
+
+        ``controller``: the one the output commands (default: the package's for
+        the output; pass ``controller:=`` among the arguments too); ``joints``:
+        the arm's, in the node's order; ``tf``: the probe listens to TF.
+        """
         self.output = Output(output)
+        self.joints = tuple(joints)
         self.name = unique_name('arm')
         self.namespace = '/' + self.name
         with tempfile.NamedTemporaryFile('w', suffix='.yaml', delete=False) as params:
@@ -65,9 +73,9 @@ class ControlledArm:
         self.launch = LaunchProcess('control.launch.py', f'namespace:={self.name}',
                                     f'output:={output}', f'params_file:={self.params_file}',
                                     *arguments)
-        self.probe = Probe(namespace=self.namespace)
+        self.probe = Probe(namespace=self.namespace, tf=tf)
         node = self.probe.node
-        self.controller = DEFAULT_CONTROLLERS[self.output]
+        self.controller = controller or DEFAULT_CONTROLLERS[self.output]
         self.action = self.output is Output.FOLLOW_JOINT_TRAJECTORY
         # the controller's own topic (move_to); the action's goals do not go there
         topic = Output.JOINT_TRAJECTORY.topic if self.action else self.output.topic
@@ -166,6 +174,15 @@ class ControlledArm:
             return all(states.get(name) == 'active' for name in names)
         assert self.probe.spin_until(active, timeout), f'controllers not active: {states}'
 
+    def load(self, *names):
+        """Load and configure controllers named in the controllers file (inactive after)."""
+        from controller_manager_msgs.srv import ConfigureController, LoadController
+        for name in names:
+            for kind, service in ((LoadController, 'load_controller'),
+                                  (ConfigureController, 'configure_controller')):
+                result = answer(self.probe, self._client(kind, service), kind.Request(name=name))
+                assert result.ok, f'{service} refused {name}'
+
     def switch(self, activate=(), deactivate=()):
         """Activate and deactivate controllers (strict: all or nothing)."""
         from controller_manager_msgs.srv import SwitchController
@@ -188,7 +205,7 @@ class ControlledArm:
         if not self.probe.joint_states:
             return None
         last = self.probe.joint_states[-1]
-        return in_joint_order(last.name, last.position)
+        return in_joint_order(last.name, last.position, self.joints)
 
     def wait_until_at(self, angles, timeout=20.0, tolerance=AT):
         """Wait until the measured angles are within ``tolerance`` of ``angles``."""
@@ -267,7 +284,7 @@ class ControlledArm:
         else:
             point = JointTrajectoryPoint(positions=[float(theta1), float(theta2)])
             point.time_from_start.nanosec = 100_000_000
-            message = JointTrajectory(joint_names=list(JOINTS), points=[point])
+            message = JointTrajectory(joint_names=list(self.joints), points=[point])
         deadline = time.monotonic() + timeout
         while True:
             self._command_pub.publish(message)
@@ -365,6 +382,6 @@ def path_message(points, stamps_s=None, frame_id=''):
     return msg
 
 
-def in_joint_order(names, values):
-    """Return the values of named joints in the order of ``JOINTS`` (any order, others ignored)."""
-    return tuple(dict(zip(names, values))[joint] for joint in JOINTS)
+def in_joint_order(names, values, joints=JOINTS):
+    """Return the values of named joints in the order of ``joints`` (any order, others ignored)."""
+    return tuple(dict(zip(names, values))[joint] for joint in joints)

@@ -30,7 +30,7 @@ def _faulty(method, trigger):
     return run
 
 
-node.TwoBoneIKNode._solve = _faulty(node.TwoBoneIKNode._solve, lambda x, y, stamp: x == 123.0)
+node.TwoBoneIKNode._solve = _faulty(node.TwoBoneIKNode._solve, lambda x, y, z, stamp: x == 123.0)
 paths.PathFollower._follow = _faulty(paths.PathFollower._follow,
                                      lambda points, stamps, stamp: len(points) == 3)
 node.TwoBoneIKNode._on_set_parameters = _faulty(

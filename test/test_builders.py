@@ -14,6 +14,7 @@ import math
 import pytest
 from twobone_ik_ros.model.parameters import (
     as_double, DEFAULTS, PARAMETERS, SPECS, validate, validate_change)
+from twobone_ik_ros.model.planar_arm import PlanarArm
 from twobone_ik_ros.motion.feedback import ArmReport, MoveLedger
 from twobone_ik_ros.node.diagnostics import (
     build_diagnostics, REJECT_REASONS, REJECTION_TEXT, SequenceGaps, TargetCounters)
@@ -63,8 +64,9 @@ def test_invalid_values_are_refused_with_their_name(name, value):
 
 
 def test_markers_draw_the_arm_where_forward_kinematics_puts_it():
-    drawn = (arm_markers('base_link', 1.0, 0.5, (0.3, -0.8), (1.2, 0.2), Status.CLAMPED)
-             + workspace_markers('base_link', 1.0, 0.5))
+    arm = PlanarArm.in_xy(1.0, 0.5, ('a', 'b'))
+    drawn = (arm_markers('base_link', arm, (0.3, -0.8), (1.2, 0.2), Status.CLAMPED)
+             + workspace_markers('base_link', arm))
     markers = {(m.ns, m.id): m for m in drawn}
     assert set(markers) == set(MARKER_IDS)
     elbow, tip = forward(1.0, 0.5, 0.3, -0.8)
@@ -80,7 +82,8 @@ def test_markers_draw_the_arm_where_forward_kinematics_puts_it():
 
 
 def test_no_target_yet_deletes_the_target_marker():
-    drawn = arm_markers('base_link', 1.0, 0.5, (0.0, 0.0), None, Status.SOLVED)
+    drawn = arm_markers('base_link', PlanarArm.in_xy(1.0, 0.5, ('a', 'b')), (0.0, 0.0), None,
+                        Status.SOLVED)
     target = next(m for m in drawn if m.ns == 'target')
     assert target.action == target.DELETE
 

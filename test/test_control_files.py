@@ -22,9 +22,10 @@ import xml.etree.ElementTree as ElementTree
 from helpers import ROOT
 import pytest
 from twobone_ik_ros.bringup.launch_config import (
-    CONTROL_DEFAULTS, control_plan, LAUNCH_ARGUMENTS, LaunchError, plan)
+    CONTROL_DEFAULTS, control_plan, controller_joints, LAUNCH_ARGUMENTS, LaunchError, plan)
 from twobone_ik_ros.model.parameters import DEFAULTS
 from twobone_ik_ros.model.urdf import arm_urdf
+from urdf_arms import park
 import yaml
 
 JOINTS = DEFAULTS['joint_names']
@@ -140,3 +141,18 @@ def test_control_launch_starts_the_broadcaster_and_the_commanded_controller(outp
 def test_control_launch_refuses_what_cannot_drive_the_arm(given):
     with pytest.raises(LaunchError):
         control_plan(values(**dict(CONTROL_DEFAULTS, **given)), 'jazzy')
+
+
+def test_control_launch_takes_a_descriptions_own_ros2_control_block_and_its_joints(tmp_path):
+    urdf, arms = park()
+    arm = arms['minus y axes, limited']
+    path = tmp_path / 'park.urdf'
+    path.write_text(urdf)
+    given = dict(CONTROL_DEFAULTS, description_file=str(path), tip_link=arm.tip,
+                 base_frame=arm.base)
+    control = control_plan(values(**given), 'jazzy')
+    assert control.plan.robot_description.count('<ros2_control') == 1  # the file's, not ours
+    assert controller_joints(control.plan) == arm.joints
+    path.write_text(urdf.split('  <ros2_control')[0] + '</robot>\n')
+    with pytest.raises(LaunchError, match='has no <ros2_control> block'):
+        control_plan(values(**given), 'jazzy')

@@ -201,13 +201,16 @@ def test_the_topic_table_is_what_the_node_has_on_the_graph(ros_install, probe):
     outputs = ['joint_states', 'forward_command', 'joint_trajectory']
     if importlib.util.find_spec('control_msgs') is not None:  # the C++ stack's, on Kilted
         outputs.append('follow_joint_trajectory')
+    # each output, then the arm read from robot_description (tip_link)
+    runs = [(output, []) for output in outputs] + [('joint_states', ['-p', 'tip_link:=tool0'])]
     expected = {row[0].strip('`') for row in table('README.md', '| topic |')}
     seen = set()
     listener = probe()
-    for output in outputs:
+    for output, more in runs:
         namespace = '/' + unique_name('topics')
         node = NodeProcess('twobone_ik_ros.node.node',
-                           ros_args=['-r', f'__ns:={namespace}', '-p', f'output:={output}'])
+                           ros_args=['-r', f'__ns:={namespace}', '-p', f'output:={output}',
+                                     *more])
         try:
             graph = listener.node
             deadline = time.monotonic() + 30.0

@@ -31,6 +31,10 @@ PROMISES = {
                             "elbow is the scalar solver's: True"],
     '03_plan_one_move.py': ['fastest joint speed 1.0000 rad/s', 'largest acceleration 5.0000',
                             'within the joint limits, between the points too'],
+    '04_your_arm_from_urdf.py': ["joints joint1, joint2: r1 0.900 m, r2 1.000 m, the tool's "
+                                 "plane 0.200 m off the base's",
+                                 'the tip (tool_link) at (1.200000000000, 0.200000000000, '
+                                 '2.500000000000)'],
 }
 
 

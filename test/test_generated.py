@@ -25,8 +25,8 @@ from helpers import ROOT
 import pytest
 from twobone_ik_ros.bringup.generated import FILES
 from twobone_ik_ros.model.parameters import (
-    DEFAULTS, IKConfig, InRange, MODEL_PARAMETERS, OneOf, PARAMETERS, Runtime, SOLVER_PARAMETERS,
-    validate)
+    DEFAULTS, DESCRIPTION_PARAMETERS, IKConfig, InRange, MODEL_PARAMETERS, OneOf, PARAMETERS,
+    Runtime, SOLVER_PARAMETERS, validate)
 from twobone_ik_ros.model.urdf import config_urdf
 from twobone_ik_ros.outputs.base import arm_limits
 
@@ -34,7 +34,7 @@ from twobone_ik_ros.outputs.base import arm_limits
 CHANGED = {
     'r1': 1.5, 'r2': 0.5, 'base_frame': 'base', 'frame_prefix': 'left/',
     'joint_names': ['a', 'b'], 'shoulder_limits': [-1.0, 1.0], 'elbow_limits': [-2.0, 2.0],
-    'robot_state_publisher': 'rsp',
+    'robot_state_publisher': 'rsp', 'tip_link': 'tool0',
 }
 
 
@@ -56,7 +56,8 @@ def test_each_generated_file_is_what_its_table_gives(name):
 
 
 def test_the_tables_rows_are_the_configurations_fields():
-    fields = {field.name for field in dataclasses.fields(IKConfig)} - {'solver'}
+    derived = {'solver', 'arm', 'values', 'problem', 'limit_sources'}  # not parameters
+    fields = {field.name for field in dataclasses.fields(IKConfig)} - derived
     assert sorted(fields | set(SOLVER_PARAMETERS)) == sorted(spec.name for spec in PARAMETERS)
 
 
@@ -78,3 +79,12 @@ def test_what_the_table_says_a_runtime_change_does_is_what_the_code_does(spec):
     assert model == (Runtime.MODEL in spec.runtime) == (spec.name in MODEL_PARAMETERS)
     assert (arm_limits(before) != arm_limits(after)) == (Runtime.LIMITS in spec.runtime)
     assert (before.output != after.output) == (Runtime.OUTPUT in spec.runtime)
+    assert (Runtime.DESCRIPTION in spec.runtime) == (spec.name in DESCRIPTION_PARAMETERS)
+    if spec.name in DESCRIPTION_PARAMETERS:  # the chain read from robot_description changes
+        urdf = config_urdf(before)
+        chain = dict(DEFAULTS, tip_link='tool0')
+        if spec.name == 'tip_link':  # the node's own arm, then the same arm read from its URDF
+            assert validate(chain, urdf).arm != before.arm
+        else:  # a chain that starts at another link is another arm (and here: none at all)
+            assert validate(dict(chain, base_frame='link1'), urdf).arm != \
+                validate(chain, urdf).arm

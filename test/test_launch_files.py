@@ -27,6 +27,7 @@ from twobone_ik_ros.bringup.launch_config import (
 from twobone_ik_ros.model.dependencies import LIBRARIES, refusal
 from twobone_ik_ros.model.parameters import DEFAULTS, Output, PARAMETERS, SPECS, validate
 from twobone_ik_ros.model.urdf import arm_urdf
+from urdf_arms import park, park_xacro, planar_z
 import yaml
 
 DEFAULT_VALUES = {arg.name: arg.default for arg in LAUNCH_ARGUMENTS}
@@ -42,9 +43,10 @@ def values(**given):
 
 def test_launch_arguments_are_the_ones_users_type():
     assert ARGUMENT_NAMES == (
-        'r1', 'r2', 'elbow', 'unreachable', 'base_frame', 'frame_prefix', 'output',
+        'r1', 'r2', 'elbow', 'unreachable', 'base_frame', 'tip_link', 'frame_prefix', 'output',
         'namespace', 'target_topic', 'params_file', 'controller', 'robot_state_publisher',
-        'rviz', 'use_sim_time', 'ros2_control', 'parent_frame', 'base_x', 'base_y', 'base_yaw')
+        'rviz', 'use_sim_time', 'ros2_control', 'description_file', 'description_args',
+        'controllers_file', 'parent_frame', 'base_x', 'base_y', 'base_yaw')
     for name in NODE_ARGUMENTS:  # derived from the parameter table
         arg = LAUNCH_ARGUMENTS[ARGUMENT_NAMES.index(name)]
         assert arg.default == '' and arg.description.startswith(SPECS[name].description)
@@ -206,3 +208,45 @@ def test_rviz_config_shows_the_arm_and_late_displays_get_the_markers():
     assert markers['Value'] == '/markers' and markers['Durability Policy'] == 'Transient Local'
     tools = {t['Class']: t for t in manager['Tools']}
     assert tools['rviz_default_plugins/PublishPoint']['Topic']['Value'] == '/target'
+
+
+def _arm_file(tmp_path, text, name='arm.urdf'):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_a_description_file_is_the_arm_robot_state_publisher_publishes(tmp_path):
+    xacro_file = _arm_file(tmp_path, park_xacro(), 'park.urdf.xacro')
+    text, arms = park('0.5')
+    arm = arms['mounted in a larger tree']
+    the = plan(values(description_file=xacro_file, description_args='shift:=0.5',
+                      tip_link=arm.tip, base_frame=arm.base))
+    assert the.from_file and not the.config.problem
+    assert the.config.joint_names == arm.joints
+    assert 'robot_state_publisher' in dict(the.packages)  # auto: the display's
+    assert '<joint name="a0_park" type="fixed">' in the.robot_description
+    assert 'xyz="0.5 0.0 0"' in the.robot_description  # the argument reached xacro
+    assert the.node_parameters[-1]['tip_link'] == arm.tip
+
+
+@pytest.mark.parametrize('given, message', [
+    ({'description_args': 'shift:=1'}, 'description_args needs description_file'),
+    ({'description_file': 'x', 'tip_link': 'a'}, "description_file 'x' does not expand"),
+    ({'description_file': '{arm}', 'description_args': 'shift'}, 'name:=value words'),
+    ({'description_file': '{arm}'}, 'description_file needs tip_link'),
+    ({'description_file': '{arm}', 'tip_link': 'hand'}, "has no link 'hand'"),
+    ({'tip_link': 'tool0', 'robot_state_publisher': 'true'}, 'needs description_file'),
+])
+def test_a_description_the_node_could_not_use_is_refused_before_anything_starts(
+        tmp_path, given, message):
+    arm = _arm_file(tmp_path, planar_z().urdf)
+    given = {key: value.format(arm=arm) for key, value in given.items()}
+    with pytest.raises(LaunchError, match=message):
+        plan(values(**given))
+
+
+def test_tip_link_without_a_file_reads_the_description_of_your_bringup():
+    the = plan(values(tip_link='tool0'))
+    assert the.config.problem.startswith('no robot_description yet')  # until it comes
+    assert 'robot_state_publisher' not in dict(the.packages)

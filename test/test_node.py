@@ -388,7 +388,8 @@ def counters_once_settled(probe, expected=None, timeout=30.0, accounted=None):
             return received[-1] == expected
         return len(received) == 3 and len(set(received)) == 1
     probe.spin_until(settled, timeout)
-    return {key: int(value) for key, value in seen[-1].items() if not key.startswith('param.')}
+    return {key: int(value) for key, value in seen[-1].items()
+            if not key.startswith(('param.', 'arm'))}
 
 
 def assert_accounted_for(counts, sent):

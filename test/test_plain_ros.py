@@ -163,7 +163,7 @@ from twobone_ik_ros.node.node import TwoBoneIKNode
 ARM_SIDE = ('ruckig', 'toppra', 'scipy', 'matplotlib')
 rclpy.init()
 node = TwoBoneIKNode()
-node._solve(1.2, 0.4, node.get_clock().now().to_msg())
+node._solve(1.2, 0.4, 0.0, node.get_clock().now().to_msg())
 print('display', sorted(m for m in ARM_SIDE if m in sys.modules))
 node.set_parameters([Parameter('output', value='joint_trajectory')])
 print('controller', sorted(m for m in ARM_SIDE if m in sys.modules))

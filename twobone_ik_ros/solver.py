@@ -14,8 +14,14 @@ angle of link 2 relative to link 1.  Forward kinematics::
     elbow = r1 * (cos t1, sin t1)
     tip   = elbow + r2 * (cos(t1 + t2), sin(t1 + t2))
 
-Both angles are wrapped to (-pi, pi].  ``up`` puts the elbow counter-clockwise
-of the ray from the base to the target (so theta2 <= 0), ``down`` is its
+Both angles are wrapped to (-pi, pi].  An arm whose elbow joint does not
+measure theta2 itself (its URDF turns it the other way, or its zero does not
+point along link 1) gives ``elbow_offset`` and ``elbow_direction``: the
+solver then answers and takes the elbow joint's position,
+``direction * (theta2 - offset)`` wrapped, and its limits are that
+position's (``model.planar_arm`` derives both from a URDF).  ``up`` puts
+the elbow counter-clockwise of the ray from the base to the target (so
+theta2 <= 0), ``down`` is its
 mirror image (theta2 >= 0).  On the workspace boundary the two coincide:
 theta2 is 0 with the arm stretched and pi with it folded.
 
@@ -123,10 +129,11 @@ class TwoBoneIK:
                  elbow: Union[ElbowPreference, str] = ElbowPreference.UP,
                  unreachable: Union[UnreachablePolicy, str] = UnreachablePolicy.CLAMP,
                  shoulder_limits: Optional[Tuple[float, float]] = None,
-                 elbow_limits: Optional[Tuple[float, float]] = None) -> None:
+                 elbow_limits: Optional[Tuple[float, float]] = None,
+                 elbow_offset: float = 0.0, elbow_direction: float = 1.0) -> None:
         """Validate and precompute; raises ValueError naming any bad value."""
         constants = SolverConstants.build(r1, r2, elbow, unreachable, shoulder_limits,
-                                          elbow_limits)
+                                          elbow_limits, elbow_offset, elbow_direction)
         object.__setattr__(self, 'constants', constants)
         # the compiled hot path replaces the method below on this instance
         object.__setattr__(self, 'solve', compile_solve(constants))
@@ -155,6 +162,22 @@ class TwoBoneIK:
         in place instead of allocating.  See ``ik.batch.solve_batch``.
         """
         return solve_batch(self.constants, points, previous, out)
+
+    def with_elbow(self, elbow: Union[ElbowPreference, str]) -> 'TwoBoneIK':
+        """Return this solver with another branch preference, all else the same."""
+        c = self.constants
+        return TwoBoneIK(c.arm.r1, c.arm.r2, elbow, c.unreachable,
+                         (c.shoulder_limits.lower, c.shoulder_limits.upper),
+                         (c.elbow_limits.lower, c.elbow_limits.upper),
+                         c.elbow_offset, c.elbow_direction)
+
+    def forward(self, theta1: float,
+                theta2: float) -> Tuple[Tuple[float, float], Tuple[float, float]]:
+        """Return ``(elbow, tip)`` in the plane for joint positions as ``solve`` answers them."""
+        c = self.constants
+        if c.mapped:
+            theta2 = c.theta2_of(theta2)
+        return forward(c.arm.r1, c.arm.r2, theta1, theta2)
 
     def __setattr__(self, name: str, value: object) -> None:
         """Refuse every change: a solver is one configuration, checked once."""

@@ -90,8 +90,9 @@ LAUNCH_ARGUMENTS: Tuple[LaunchArgument, ...] = tuple(
                    + ' or '.join(dict.fromkeys(DEFAULT_CONTROLLERS.values())) + ').'),
     LaunchArgument('robot_state_publisher', 'auto',
                    "Start robot_state_publisher with the arm's URDF (false when the arm's "
-                   'own bringup already runs one). auto: true for output joint_states, false '
-                   "for the controller outputs, whose arm's bringup runs one.",
+                   'own bringup already runs one). auto: true for output joint_states (with '
+                   'tip_link, when description_file is given), false for the controller '
+                   "outputs, whose arm's bringup runs one.",
                    ('auto',) + BOOLEAN),
     LaunchArgument('rviz', 'false', 'Start RViz with the package configuration.', BOOLEAN),
     LaunchArgument('use_sim_time', 'false',
@@ -101,7 +102,18 @@ LAUNCH_ARGUMENTS: Tuple[LaunchArgument, ...] = tuple(
     LaunchArgument('ros2_control', 'false',
                    'Add a <ros2_control> block (mock_components/GenericSystem, position '
                    'interfaces) to the URDF robot_state_publisher publishes, for a '
-                   'controller_manager to read (control.launch.py sets it).', BOOLEAN),
+                   'controller_manager to read (control.launch.py sets it). With '
+                   "description_file, the file's own block is used.", BOOLEAN),
+    LaunchArgument('description_file', '',
+                   "Your arm's URDF or xacro file (expanded with xacro): robot_state_publisher "
+                   'publishes it, and the IK node reads the chain from base_frame to tip_link '
+                   '(which it needs) from it. Empty: the arm r1 and r2 describe.'),
+    LaunchArgument('description_args', '',
+                   "xacro arguments for description_file, as on xacro's command line: "
+                   "'name:=value other:=value'."),
+    LaunchArgument('controllers_file', '',
+                   'ros2_control controllers file for control.launch.py. Empty: the '
+                   "package's config/controllers.yaml, its joints the arm's."),
     LaunchArgument('parent_frame', '',
                    'If given, tf2_ros static_transform_publisher places the arm (its '
                    'prefixed base_frame) in this frame at base_x, base_y, base_yaw.'),
@@ -130,6 +142,8 @@ class LaunchPlan:
     base_pose: Optional[Tuple[str, float, float, float]]
     #: every node started gets it (``with_clock``)
     use_sim_time: bool
+    #: the user's description (description_file): its own <ros2_control> block, its joints
+    from_file: bool = False
 
     def with_clock(self, parameters: List[Any]) -> List[Any]:
         """Return a node's ``parameters`` with this launch's ``use_sim_time`` last (it wins)."""
@@ -149,6 +163,7 @@ def plan(values: Mapping[str, str], importable: Callable[[str], bool] = findable
     """
     namespace = values['namespace'].strip('/')
     params_file = values['params_file']
+    description = read_description(values['description_file'], values['description_args'])
     from_file = read_parameter_file(params_file, NODE_NAME, namespace)
     resolved: Dict[str, Any] = dict(DEFAULTS)
     resolved.update({k: v for k, v in from_file.items() if k in PARAMETER_NAMES})
@@ -158,9 +173,11 @@ def plan(values: Mapping[str, str], importable: Callable[[str], bool] = findable
         if values[name] != '':
             resolved[name] = _typed(name, values[name])
     try:
-        config = validate({name: as_double(name, value) for name, value in resolved.items()})
+        config = validate({name: as_double(name, value) for name, value in resolved.items()},
+                          description)
     except ValueError as error:
         raise LaunchError(f'invalid parameters: {error}') from None
+    _check_arm(config, description, values)
     try:
         check(config.output, importable)
     except MissingLibrary as error:
@@ -170,7 +187,8 @@ def plan(values: Mapping[str, str], importable: Callable[[str], bool] = findable
     if config.output.drives_controller and values['controller']:
         remappings += controller_remappings(config.output, values['controller'])
     rsp = values['robot_state_publisher']
-    if rsp == 'true' or (rsp == 'auto' and not config.output.drives_controller):
+    if rsp == 'true' or (rsp == 'auto' and not config.output.drives_controller
+                         and (description is not None or not config.tip_link)):
         packages.append(('robot_state_publisher', 'robot_state_publisher:=false'))
     if values['rviz'] == 'true':
         packages.append(('rviz2', 'rviz:=false'))
@@ -182,12 +200,61 @@ def plan(values: Mapping[str, str], importable: Callable[[str], bool] = findable
     return LaunchPlan(
         config=config,
         node_parameters=([params_file] if params_file else []) + [config.as_parameters()],
-        robot_description=config_urdf(config, values['ros2_control'] == 'true'),
+        robot_description=description if description is not None else config_urdf(
+            config, values['ros2_control'] == 'true'),
         namespace=namespace,
         target_topic=values['target_topic'], remappings=tuple(remappings),
         packages=tuple(packages),
         base_pose=base_pose,
-        use_sim_time=values['use_sim_time'] == 'true')
+        use_sim_time=values['use_sim_time'] == 'true',
+        from_file=description is not None)
+
+
+def read_description(path: str, arguments: str) -> Optional[str]:
+    """
+    Return the URDF of ``path`` expanded by xacro with ``arguments`` (None: no file given).
+
+    xacro expands a plain URDF to itself, so every file goes through it, as
+    ``xacro`` on the command line does.  LaunchError if xacro is missing,
+    the arguments are not ``name:=value`` words or the file does not expand.
+    """
+    if not path:
+        if arguments:
+            raise LaunchError('description_args needs description_file')
+        return None
+    mappings = {}
+    for word in arguments.split():
+        name, separator, value = word.partition(':=')
+        if not separator or not name:
+            raise LaunchError(f'description_args must be name:=value words, got {word!r}')
+        mappings[name] = value
+    try:
+        import xacro
+    except ImportError:
+        raise LaunchError('description_file needs xacro: sudo apt install '
+                          'ros-$ROS_DISTRO-xacro (or the rosdep commands of the README)') from None
+    try:
+        return str(xacro.process_file(path, mappings=mappings).toprettyxml(indent='  '))
+    except Exception as error:  # noqa: B902  (xacro raises its own, XML's and OS errors)
+        raise LaunchError(f'description_file {path!r} does not expand: '
+                          f'{type(error).__name__}: {error}') from None
+
+
+def _check_arm(config: IKConfig, description: Optional[str], values: Mapping[str, str]) -> None:
+    """Refuse a launch whose arm the node could not use: say what to change."""
+    if description is not None and not config.tip_link:
+        raise LaunchError('description_file needs tip_link: the link of the description that '
+                          'must reach the target')
+    if config.tip_link and description is None and values['robot_state_publisher'] == 'true':
+        raise LaunchError('robot_state_publisher:=true with tip_link needs description_file '
+                          '(or robot_state_publisher:=false where your bringup runs one)')
+    if description is not None and config.problem:
+        raise LaunchError(f'description_file {values["description_file"]!r}: {config.problem}')
+
+
+def controller_joints(plan: LaunchPlan) -> Optional[Tuple[str, str]]:
+    """Return the joints the package's controllers.yaml must name for this arm (None: its own)."""
+    return plan.config.joint_names if plan.from_file else None
 
 
 #: What control.launch.py changes in the table's defaults.
@@ -244,6 +311,10 @@ def control_plan(values: Mapping[str, str], ros_distro: str,
     if values['robot_state_publisher'] == 'false' or values['ros2_control'] != 'true':
         raise LaunchError('control.launch.py needs robot_state_publisher:=true and '
                           'ros2_control:=true: controller_manager reads the URDF it publishes')
+    if the.from_file and '<ros2_control' not in the.robot_description:
+        raise LaunchError(f'description_file {values["description_file"]!r} has no '
+                          '<ros2_control> block: controller_manager needs one (its hardware and '
+                          "the joints' interfaces)")
     manager = f'/{the.namespace}/controller_manager' if the.namespace else '/controller_manager'
     return ControlPlan(
         plan=the, controller_manager=manager, controller=controller,

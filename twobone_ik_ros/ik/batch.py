@@ -140,6 +140,8 @@ def _solve_block(c: SolverConstants, pts: FloatArray, prev: Optional[FloatArray]
         np.negative(s.zi, out=s.zi)
     _branch_rows(rx, ry, s.zr, s.zi, s.q, s.c2, s.t,
                  out.elbow[:, 0], out.elbow[:, 1], out.theta1, out.theta2)
+    if c.mapped:
+        _elbow_positions(c, out.theta2)
     if c.limited:
         _apply_limits(c, rx, ry, s, out)
     # rows are rejected only as non-finite (rare), unreachable under the
@@ -222,6 +224,8 @@ def _closest_signs(c: SolverConstants, x: FloatArray, y: FloatArray, s: _Scratch
     up1, up2 = np.arctan2(yr + xi, xr - yi), np.arctan2(0.0 - s.q, s.c2)
     down1, down2 = np.arctan2(yr - xi, xr + yi), np.arctan2(s.q, s.c2)
     p1, p2 = prev[:, 0], prev[:, 1]
+    if c.mapped:  # joint positions: compared as the solver's angles, as ``solve`` does
+        p2 = c.elbow_direction * p2 + c.elbow_offset
     d_up = np.maximum(_wrapped_abs(up1 - p1), _wrapped_abs(up2 - p2))
     d_down = np.maximum(_wrapped_abs(down1 - p1), _wrapped_abs(down2 - p2))
     usable = np.isfinite(p1) & np.isfinite(p2)
@@ -239,6 +243,8 @@ def _apply_limits(c: SolverConstants, x: FloatArray, y: FloatArray, s: _Scratch,
     q = -s.q[outside]
     _branch_rows(x[outside], y[outside], s.zr[outside], -s.zi[outside], q, s.c2[outside],
                  scratch, ex, ey, theta1, theta2)
+    if c.mapped:
+        _elbow_positions(c, theta2)
     fits = _within_limits(c, theta1, theta2)
     switched = np.zeros_like(outside)
     switched[outside] = fits
@@ -315,6 +321,14 @@ def _branch_rows(x: FloatArray, y: FloatArray, zr: FloatArray, zi: FloatArray,
     np.arctan2(t, c2, out=theta2)
     _replace_minus_pi(theta1)
     _replace_minus_pi(theta2)
+
+
+def _elbow_positions(c: SolverConstants, theta2: FloatArray) -> None:
+    """Array twin of ``vocabulary.joint_position``: each theta2 becomes the elbow's position."""
+    np.subtract(theta2, c.elbow_offset, out=theta2)
+    np.multiply(theta2, c.elbow_direction, out=theta2)
+    theta2 -= np.where(theta2 > _PI, _TWO_PI, 0.0)
+    theta2 += np.where(theta2 <= -_PI, _TWO_PI, 0.0)
 
 
 def _replace_minus_pi(theta: FloatArray) -> None:

@@ -63,6 +63,8 @@ def compile_solve(c: SolverConstants) -> SolveFunction:
     fixed_branch = down if fixed_sign < 0.0 else up
     joint_limits = REJECTED[Reason.JOINT_LIMITS]
     pi, minus_pi = _PI, -_PI  # -pi in the loop would negate (a new float) every time
+    # an elbow whose joint position is not theta2 (an arm read from its URDF)
+    mapped, elbow_position, theta2_of = c.mapped, c.elbow_position, c.theta2_of
 
     def solve(x: float, y: float,
               previous: Optional[Tuple[float, float]] = None) -> IKResult:
@@ -88,6 +90,8 @@ def compile_solve(c: SolverConstants) -> SolveFunction:
         if closest and previous is not None:
             # choosing needs both branches' angles; the chosen one's are
             # recomputed below, which measured cheaper than passing them out
+            if mapped:  # previous holds joint positions: compare the solver's angles
+                previous = (previous[0], theta2_of(previous[1]))
             sign = _closest_sign(x, y, zr, q * scale, q, c2, previous)
             branch = up if sign > 0.0 else down
         else:
@@ -106,6 +110,8 @@ def compile_solve(c: SolverConstants) -> SolveFunction:
             theta2 = atan2(-qs, c2)
             if theta2 == minus_pi:
                 theta2 = pi
+            if mapped:
+                theta2 = elbow_position(theta2)
             if in_interval:
                 if lo1 <= theta1 <= hi1 and lo2 <= theta2 <= hi2:
                     break

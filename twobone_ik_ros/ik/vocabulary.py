@@ -95,6 +95,23 @@ def wrap_angle(angle: float) -> float:
     return _PI if wrapped == -_PI else wrapped
 
 
+def joint_position(theta2: float, offset: float, direction: float) -> float:
+    """
+    Return ``direction * (theta2 - offset)`` wrapped to (-pi, pi].
+
+    Both angles lie in (-pi, pi], so the difference lies within (-2 pi, 2 pi)
+    (2 pi after rounding at most) and one exact subtraction of 2 pi wraps it
+    (Sterbenz): the same value ``math.remainder`` gives, and the arrays'
+    twin in ``ik.batch`` does the same operations.
+    """
+    position = direction * (theta2 - offset)
+    if position > _PI:
+        position -= _TWO_PI
+    elif position <= -_PI:
+        position += _TWO_PI
+    return position
+
+
 def forward(r1: float, r2: float, theta1: float,
             theta2: float) -> Tuple[Tuple[float, float], Tuple[float, float]]:
     """Return ``(elbow, tip)`` for the given joint angles (the FK above)."""
@@ -284,18 +301,29 @@ class SolverConstants:
     r: float       # r1^2 + r2^2, so h - r is the cosine term of theta2
     h_min: float   # the smallest h solved directly
     sign: float    # +1.0 for the up branch, -1.0 for down
+    #: the elbow joint's position is ``elbow_direction * (theta2 - elbow_offset)``, wrapped
+    elbow_offset: float = 0.0
+    elbow_direction: float = 1.0
+    mapped: bool = False  # the elbow's map is not the identity
 
     @classmethod
     def build(cls, r1: float, r2: float, elbow: Union[ElbowPreference, str],
               unreachable: Union[UnreachablePolicy, str],
               shoulder_limits: Optional[Tuple[float, float]],
-              elbow_limits: Optional[Tuple[float, float]]) -> 'SolverConstants':
+              elbow_limits: Optional[Tuple[float, float]], elbow_offset: float = 0.0,
+              elbow_direction: float = 1.0) -> 'SolverConstants':
         """Validate every value (ValueError naming it) and precompute."""
         arm = ArmGeometry(r1, r2)
         preference = enum_value(ElbowPreference, elbow, 'elbow')
         policy = enum_value(UnreachablePolicy, unreachable, 'unreachable')
         shoulder = joint_limits('shoulder_limits', shoulder_limits)
         elbow_range = joint_limits('elbow_limits', elbow_limits)
+        if isinstance(elbow_offset, bool) or not isinstance(elbow_offset, (int, float)) \
+                or not math.isfinite(elbow_offset):
+            raise ValueError(f'elbow_offset must be a finite angle, got {elbow_offset!r}')
+        if elbow_direction not in (1.0, -1.0) or isinstance(elbow_direction, bool):
+            raise ValueError(f'elbow_direction must be 1.0 or -1.0, got {elbow_direction!r}')
+        offset = wrap_angle(float(elbow_offset))
         r1, r2 = arm.r1, arm.r2
         d2 = (r1 - r2) * (r1 - r2)
         return cls(arm=arm, elbow=preference, unreachable=policy, shoulder_limits=shoulder,
@@ -303,7 +331,17 @@ class SolverConstants:
                    limited=not (shoulder.is_full_circle and elbow_range.is_full_circle),
                    clamp=policy is UnreachablePolicy.CLAMP, l2=(r1 + r2) * (r1 + r2), d2=d2,
                    k=(r1 - r2) * (r1 + r2), r=r1 * r1 + r2 * r2, h_min=max(d2, H_TINY),
-                   sign=-1.0 if preference is ElbowPreference.DOWN else 1.0)
+                   sign=-1.0 if preference is ElbowPreference.DOWN else 1.0,
+                   elbow_offset=offset, elbow_direction=float(elbow_direction),
+                   mapped=offset != 0.0 or elbow_direction != 1.0)
+
+    def elbow_position(self, theta2: float) -> float:
+        """Return the elbow joint's position for the solver's theta2 (in (-pi, pi])."""
+        return joint_position(theta2, self.elbow_offset, self.elbow_direction)
+
+    def theta2_of(self, position: float) -> float:
+        """Return the solver's theta2 for the elbow joint's position (any representation)."""
+        return self.elbow_direction * position + self.elbow_offset
 
 
 def enum_value(kind: Type[_E], value: object, name: str) -> _E:

@@ -31,13 +31,15 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 import inspect
 import math
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Type
 
-from twobone_ik_ros.ik.vocabulary import enum_value, JointLimits
+from twobone_ik_ros.ik.vocabulary import enum_value, JointLimits, MAX_JOINT_ANGLE
+from twobone_ik_ros.model.planar_arm import PlanarArm
+from twobone_ik_ros.model.urdf_chain import DescriptionError, Limit, read_chain
 from twobone_ik_ros.solver import (
     ElbowPreference, LINK_LENGTH_RANGE, TwoBoneIK, UnreachablePolicy)
 
@@ -80,6 +82,10 @@ class Runtime(Enum):
     LIMITS = 'a move under way is brought within them'
     #: the old output's publisher (or action client) gives way to the new one's
     OUTPUT = "the old output's topic gives way to the new one's"
+    #: the arm is read again from ``robot_description`` (``tip_link`` set), and a move under
+    #: way brought within its limits
+    DESCRIPTION = ('the arm is read again from `robot_description`; a move under way is brought '
+                   'within its limits')
 
 
 # ------------------------------------------------------------------ checks
@@ -288,7 +294,19 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         FrameId('a non-empty tf2 frame id without a leading slash'),
         'frame of the shoulder; targets with an empty frame are in it',
         'Frame of the shoulder (root link of the URDF); the arm moves in its XY plane. '
-        'Targets with an empty frame_id are taken to be in it.', _MODEL, launch=True),
+        'Targets with an empty frame_id are taken to be in it. With tip_link, the link where '
+        'the chain to the tip starts.', _MODEL + (Runtime.DESCRIPTION,), launch=True),
+    ParameterSpec(
+        'tip_link', 'string', '', FrameId('empty, or a link of robot_description', empty=True),
+        'the link that reaches the target: the arm is read from `robot_description` (empty: '
+        "the node's own arm, from r1 and r2)",
+        'Link of robot_description that must reach the target (empty: the arm is the one r1, '
+        'r2, joint_names and the limits describe). Set, the node reads the chain from '
+        'base_frame to it from robot_description (std_msgs/String, transient local): two '
+        'revolute or continuous joints with parallel axes; their names, the link lengths, '
+        'the plane, the position limits and the velocity limits come from the file '
+        '(shoulder_limits, elbow_limits and max_joint_velocity, set to other than their '
+        'defaults, narrow them).', (Runtime.DESCRIPTION,), launch=True),
     ParameterSpec(
         'frame_prefix', 'string', '',
         FrameId("empty, or a tf2 frame id prefix such as 'left/'", empty=True),
@@ -321,7 +339,8 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         "Seconds a target in another frame may wait for its transform (at the target's "
         'stamp, or the latest for a zero stamp) before it is rejected as unknown_frame; the '
         'node keeps serving other targets meanwhile. Those in the first 2 s after the first '
-        'such target wait up to 2 s, while the tf2 listener the node starts only then '
+        'such target wait up to 2 s (10 s while no transform at all has come), while the tf2 '
+        'listener the node starts only then '
         'receives the transforms.'),
     ParameterSpec(
         'robot_state_publisher', 'string', 'robot_state_publisher',
@@ -388,8 +407,14 @@ PARAMETER_NAMES = tuple(SPECS)
 DEFAULTS: Dict[str, Any] = {spec.name: spec.default for spec in PARAMETERS}
 #: Parameters that change the robot model (and so robot_state_publisher's URDF).
 MODEL_PARAMETERS = tuple(spec.name for spec in PARAMETERS if Runtime.MODEL in spec.runtime)
+#: Parameters that choose the chain read from robot_description.
+DESCRIPTION_PARAMETERS = tuple(spec.name for spec in PARAMETERS
+                               if Runtime.DESCRIPTION in spec.runtime)
 #: The parameters ``TwoBoneIK`` takes (and judges) itself, by its arguments' names.
-SOLVER_PARAMETERS = tuple(inspect.signature(TwoBoneIK).parameters)
+SOLVER_PARAMETERS = tuple(name for name in inspect.signature(TwoBoneIK).parameters
+                          if name in SPECS)
+#: Which limit holds, for the diagnostics: the file's, a parameter's narrower one, the default.
+FROM_FILE, FROM_PARAMETER, FROM_DEFAULT = 'urdf', 'parameter', 'default'
 
 
 @dataclass(frozen=True)
@@ -403,12 +428,15 @@ class IKConfig:
 
     solver: TwoBoneIK
     base_frame: str
+    tip_link: str
     frame_prefix: str
+    #: the joints' names: the parameter's, or the description's with ``tip_link``
     joint_names: Tuple[str, str]
     joint_state_rate: float
     transform_timeout: float
     robot_state_publisher: str
     output: Output
+    #: rad/s: the parameter's, or the smaller of the two joints' with ``tip_link`` (``arm_limits``)
     max_joint_velocity: float
     max_joint_acceleration: float
     max_joint_jerk: float
@@ -417,6 +445,15 @@ class IKConfig:
     goal_tolerance: float
     goal_time_tolerance: float
     arm_state_timeout: float
+    #: the arm in its base frame: the node's own, or the description's chain
+    arm: PlanarArm
+    #: the parameters' values as given (what ``as_parameters`` returns)
+    values: Tuple[Tuple[str, Any], ...]
+    #: why no target can be solved ('' when the arm is usable): no description yet, or one
+    #: the node cannot use
+    problem: str = ''
+    #: each joint's limits and which holds (diagnostics), for an arm read from its description
+    limit_sources: str = ''
 
     @property
     def r1(self) -> float:
@@ -455,30 +492,111 @@ class IKConfig:
 
     def as_parameters(self) -> Dict[str, Any]:
         """Values as a ROS user would type them (for diagnostics, logs, the launch files)."""
-        return {spec.name: _as_parameter(getattr(self, spec.name)) for spec in PARAMETERS}
+        return dict(self.values)
+
+    def keeping_arm_of(self, previous: 'IKConfig') -> 'IKConfig':
+        """Return this configuration with ``previous``'s arm (this one's cannot be used)."""
+        return replace(self, solver=previous.solver, joint_names=previous.joint_names,
+                       max_joint_velocity=previous.max_joint_velocity, arm=previous.arm,
+                       limit_sources=previous.limit_sources)
 
 
-def validate(values: Mapping[str, Any]) -> IKConfig:
+def validate(values: Mapping[str, Any], description: Optional[str] = None) -> IKConfig:
     """
     Check a complete set of parameter values and build the configuration.
 
     Raises ValueError with a message that names the parameter and the value,
     the first bad one in the table's order.  Combinations are checked too
-    (the solver refuses what it cannot honour).
+    (the solver refuses what it cannot honour).  With ``tip_link`` set, the
+    arm is read from ``description`` (robot_description's text): without
+    one, or from one the node cannot use, the configuration is valid but its
+    ``problem`` says why no target can be solved (and its arm is the
+    parameters', which nothing uses then).
     """
     missing = [name for name in PARAMETER_NAMES if name not in values]
     if missing:
         raise ValueError(f'missing parameters: {", ".join(missing)}')
     checked = {spec.name: spec.check(spec.name, values[spec.name]) for spec in PARAMETERS}
+    given = tuple((spec.name, _as_parameter(checked[spec.name])) for spec in PARAMETERS)
     solver = TwoBoneIK(**{name: checked.pop(name) for name in SOLVER_PARAMETERS})
-    return IKConfig(solver=solver, **checked)
+    own = IKConfig(solver=solver, arm=PlanarArm.in_xy(solver.r1, solver.r2,
+                                                      checked['joint_names']),
+                   values=given, **checked)
+    if not own.tip_link:
+        return own
+    if description is None:
+        return replace(own, problem=f'no robot_description yet (tip_link {own.tip_link!r})')
+    try:
+        arm = PlanarArm.from_chain(read_chain(description, own.base_frame, own.tip_link))
+    except DescriptionError as error:
+        return replace(own, problem=str(error))
+    return _from_description(own, arm, dict(given))
 
 
-def validate_change(current: Mapping[str, Any], changes: Mapping[str, Any]) -> IKConfig:
+def _from_description(own: IKConfig, arm: PlanarArm, given: Dict[str, Any]) -> IKConfig:
+    """Return ``own`` with the arm of the description, its limits narrowed by the parameters."""
+    assert arm.limits is not None
+    names = arm.joint_names
+    bounds, velocities, sources = [], [], []
+    for index, (name, limit) in enumerate(zip(names, arm.limits)):
+        parameter = ('shoulder_limits', 'elbow_limits')[index]
+        bound, bound_source = _position_limits(name, limit, parameter, given[parameter])
+        velocity, velocity_source = _velocity_limit(limit, given['max_joint_velocity'])
+        bounds.append(bound)
+        velocities.append(velocity)
+        sources.append(f'{name} [{bound[0]:.9g}, {bound[1]:.9g}] rad ({bound_source}), '
+                       f'{velocity:.9g} rad/s ({velocity_source})')
+    solver = own.solver
+    try:
+        solver = TwoBoneIK(arm.r1, arm.r2, solver.elbow, solver.unreachable, bounds[0],
+                           bounds[1], arm.offset, arm.direction)
+    except ValueError as error:  # lengths beyond the solver's range: the file's numbers
+        return replace(own, problem=f'the arm of robot_description cannot be solved: {error}')
+    return replace(own, solver=solver, joint_names=names, arm=arm,
+                   max_joint_velocity=min(velocities), limit_sources='; '.join(sources))
+
+
+def _position_limits(joint: str, limit: Limit, parameter: str,
+                     value: List[float]) -> Tuple[Tuple[float, float], str]:
+    """
+    Return a joint's [lower, upper] and which holds: the file's, narrowed by a set parameter.
+
+    A continuous joint has none in the file: the parameter's (by default one
+    turn, (-pi, pi]).  A limit beyond the solver's two turns each way is
+    held to them.  A parameter at its default is not set: it narrows nothing.
+    """
+    lower, upper = value
+    narrowing = list(value) != DEFAULTS[parameter]
+    if limit.lower is None or limit.upper is None:
+        return (lower, upper), FROM_PARAMETER if narrowing else FROM_DEFAULT + ' (continuous)'
+    file_lower = max(limit.lower, -MAX_JOINT_ANGLE)
+    file_upper = min(limit.upper, MAX_JOINT_ANGLE)
+    if not narrowing:
+        return (file_lower, file_upper), FROM_FILE
+    held = (max(lower, file_lower), min(upper, file_upper))
+    if held[0] > held[1]:
+        raise ValueError(
+            f"{parameter} [{lower:g}, {upper:g}] leaves nothing of joint {joint!r}'s limits "
+            f'[{limit.lower:g}, {limit.upper:g}] in robot_description')
+    return held, FROM_PARAMETER if held != (file_lower, file_upper) else FROM_FILE
+
+
+def _velocity_limit(limit: Limit, parameter: float) -> Tuple[float, str]:
+    """Return a joint's velocity limit and which holds: the file's, or a set parameter's less."""
+    narrowing = parameter != DEFAULTS['max_joint_velocity']
+    if limit.velocity is None:
+        return parameter, FROM_PARAMETER if narrowing else FROM_DEFAULT
+    if narrowing and parameter < limit.velocity:
+        return parameter, FROM_PARAMETER
+    return limit.velocity, FROM_FILE
+
+
+def validate_change(current: Mapping[str, Any], changes: Mapping[str, Any],
+                    description: Optional[str] = None) -> IKConfig:
     """Validate ``current`` with ``changes`` applied (a runtime ``param set``)."""
     merged = dict(current)
     merged.update(changes)
-    return validate(merged)
+    return validate(merged, description)
 
 
 def as_double(name: str, value: Any) -> Any:

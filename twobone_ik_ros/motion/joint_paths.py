@@ -237,30 +237,45 @@ def _longest_run(angles: FloatArray, limits: JointLimits,
     """
     Return the angles from the first on, made continuous within ``limits``, as far as they go.
 
-    Each step is the short way round (at most pi); the track starts at the
-    representation of the first angle that goes furthest before leaving the
-    limits (nearest ``near`` among equals) and ends before the first pose it
-    cannot reach so.  The values are the angles themselves plus whole turns
-    (exact for the turns a joint can make), not a running sum.
+    Each step is the short way round (at most pi); an exact half turn is as
+    short either way, and goes the way that runs further within the limits.
+    The track starts at the representation of the first angle that goes
+    furthest before leaving the limits (nearest ``near`` among equals) and
+    ends before the first pose it cannot reach so.  The values are the angles
+    themselves plus whole turns (exact for the turns a joint can make), not
+    a running sum.
     """
     steps = np.remainder(np.diff(angles) + math.pi, 2.0 * math.pi) - math.pi
-    travel = np.concatenate(([0.0], np.cumsum(steps)))
+    halves = np.flatnonzero(np.abs(np.abs(steps) - math.pi) <= EDGE)
     best: Optional[FloatArray] = None
     best_key: Tuple[int, float] = (-1, 0.0)
     for offset in limits.offsets:
         start = float(_onto(np.array([float(angles[0]) + offset]), limits)[0])
         if not limits.lower <= start <= limits.upper:
             continue
-        track = start + travel
-        turns = np.round((track - angles) / (2.0 * math.pi))
-        run = _onto(angles + (2.0 * math.pi) * turns, limits)
-        outside = np.flatnonzero((run < limits.lower) | (run > limits.upper))
-        length = int(outside[0]) if outside.size else run.shape[0]
-        key = (length, -abs(start - (start if near is None else near)))
+        chosen = steps
+        run = _run(angles, start, chosen, limits)
+        for half in halves:  # each half turn the other way round, where that runs further
+            other = chosen.copy()
+            other[half] = -math.copysign(math.pi, float(chosen[half]))
+            longer = _run(angles, start, other, limits)
+            if longer.shape[0] > run.shape[0]:
+                chosen, run = other, longer
+        key = (run.shape[0], -abs(start - (start if near is None else near)))
         if key > best_key:
-            best, best_key = run[:length], key
+            best, best_key = run, key
     assert best is not None  # the solver admitted the first angle: some offset holds it
     return best
+
+
+def _run(angles: FloatArray, start: float, steps: FloatArray,
+         limits: JointLimits) -> FloatArray:
+    """Return the angles from ``start`` on, step by step, up to the first outside ``limits``."""
+    track = start + np.concatenate(([0.0], np.cumsum(steps)))
+    turns = np.round((track - angles) / (2.0 * math.pi))
+    run = _onto(angles + (2.0 * math.pi) * turns, limits)
+    outside = np.flatnonzero((run < limits.lower) | (run > limits.upper))
+    return run[:int(outside[0])] if outside.size else run
 
 
 def _onto(run: FloatArray, limits: JointLimits) -> FloatArray:
@@ -359,8 +374,4 @@ def _branch_for(solver: TwoBoneIK, first: FloatArray, reference: Optional[Angles
 
 
 def _with_elbow(solver: TwoBoneIK, branch: Branch) -> TwoBoneIK:
-    shoulder, elbow = solver.shoulder_limits, solver.elbow_limits
-    return TwoBoneIK(solver.r1, solver.r2, elbow=branch.name.lower(),
-                     unreachable=solver.unreachable,
-                     shoulder_limits=(shoulder.lower, shoulder.upper),
-                     elbow_limits=(elbow.lower, elbow.upper))
+    return solver.with_elbow(branch.name.lower())

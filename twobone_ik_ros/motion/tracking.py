@@ -9,13 +9,17 @@ Where a move starts: while the node's last move is under way and the arm
 follows it (measured within ``TRACKING_WINDOW_S`` of travel at the velocity
 limit), that move evaluated now: the measured sample is a DDS hop and up to
 a controller period older than the command, so planning from it would step
-the arm back by that much.  Otherwise the measurement: its position, its
-velocity when the joint states carry one (else the last move's, or rest),
-the last move's acceleration (joint states carry none).  A measurement
-gone stale (``forget_measurement``) gives way to the last move; with no move
-planned since the arm was heard (its first move was one point, sent before
-its state was known), it stays the start, at rest: once the node has heard
-the arm, every move is planned and stamped.
+the arm back by that much.  Otherwise what the arm measurably does, never
+mixed with what the node commanded (a paused simulator, a lagging controller
+or an arm already at its goal is not moving as the command does): its
+position; its velocity where the joint states carry one, else the one its
+last two positions give over their stamps (``MeasuredVelocity``: an arm
+measured still is at rest, a jump is no velocity); no acceleration (joint
+states carry none).  A measurement gone stale (``forget_measurement``) gives
+way to the last move; with no move planned since the arm was heard (its
+first move was one point, sent before its state was known), it stays the
+start, at rest: once the node has heard the arm, every move is planned and
+stamped.
 
 ``JointReader`` takes the arm's two joints out of a joint state's arrays:
 by name, in any order, other joints ignored, a non-finite value refused.
@@ -45,7 +49,42 @@ Check = Callable[[Timed], None]
 #: How far (in seconds of travel at the velocity limit) the measured arm may
 #: be from the node's move and still be taken to follow it.
 TRACKING_WINDOW_S = 0.1
+#: Two positions further apart than this many times the velocity limit allows
+#: over their stamps are a jump (a reset, an arm put somewhere), not a motion.
+JUMP_FACTOR = 2.0
 _NS = 1e9
+_AT_REST = (0.0, 0.0)
+
+
+class MeasuredVelocity:
+    """The arm's velocity from its last two measured positions, over their stamps."""
+
+    def __init__(self) -> None:
+        """Know nothing yet: at rest."""
+        self._last: Optional[Tuple[Angles, int]] = None
+
+    def forget(self) -> None:
+        """Start again from the next position."""
+        self._last = None
+
+    def estimate(self, position: Angles, stamp_ns: Optional[int], limit: float) -> Angles:
+        """
+        Return the velocity the step from the last position to ``position`` gives; remember it.
+
+        At rest for the first position, for the same position again (an arm
+        measured still), for a stamp that is not later than the last one
+        (none, the same, a clock that jumped back), and for a step faster than
+        ``JUMP_FACTOR`` times the velocity ``limit``: no arm within its
+        limits moves so; the arm jumped (it was put there), and stands there.
+        """
+        last, self._last = self._last, (position, stamp_ns or 0)
+        if last is None or not stamp_ns or stamp_ns <= last[1] or position == last[0]:
+            return _AT_REST
+        seconds = (stamp_ns - last[1]) / _NS
+        velocity = ((position[0] - last[0][0]) / seconds, (position[1] - last[0][1]) / seconds)
+        if max(abs(velocity[0]), abs(velocity[1])) > JUMP_FACTOR * limit:
+            return _AT_REST
+        return velocity
 
 
 class ArmTracker:
@@ -59,6 +98,7 @@ class ArmTracker:
         self._before: Tuple[Optional[Timed], int] = (None, 0)
         self.measured: Optional[Angles] = None
         self.measured_velocity: Optional[Angles] = None
+        self._velocity = MeasuredVelocity()  # where the joint states carry none
         self._last_heard: Optional[Angles] = None  # kept when the measurement goes stale
         #: moves planned as a stop and a move from rest (``move``)
         self.braked = 0
@@ -71,10 +111,12 @@ class ArmTracker:
         """Drop the measurement and the move (another arm, or another output)."""
         self.motion, self.measured, self.measured_velocity = None, None, None
         self._last_heard = None
+        self._velocity.forget()
 
     def forget_measurement(self) -> None:
         """Drop the measurement (stale): moves start from the commands until the next one."""
         self.measured, self.measured_velocity = None, None
+        self._velocity.forget()
 
     def drop_move(self) -> None:
         """Forget the move (a path, timed on its own, drives the arm now)."""
@@ -89,10 +131,17 @@ class ArmTracker:
         """Forget the motion ``run`` recorded last (not sent): the one before is under way."""
         self.motion, self.started_ns = self._before
 
-    def measure(self, position: Angles, velocity: Optional[Angles]) -> None:
-        """Record a measured joint state (``velocity`` None when it carries none)."""
+    def measure(self, position: Angles, velocity: Optional[Angles],
+                stamp_ns: Optional[int] = None) -> None:
+        """
+        Record a measured joint state stamped ``stamp_ns`` (``velocity`` None: it carries none).
+
+        Without a velocity, the positions over their stamps give one
+        (``MeasuredVelocity``).
+        """
+        estimate = self._velocity.estimate(position, stamp_ns, self.planner.limits.velocity)
         self.measured = self._last_heard = position
-        self.measured_velocity = velocity
+        self.measured_velocity = velocity if velocity is not None else estimate
 
     @property
     def known(self) -> bool:
@@ -121,9 +170,7 @@ class ArmTracker:
             if commanded is None and self._last_heard is not None:
                 return ArmState(self._last_heard)
             return commanded
-        velocity = self.measured_velocity or (commanded.velocity if commanded else (0.0, 0.0))
-        acceleration = commanded.acceleration if commanded else (0.0, 0.0)
-        return ArmState(measured, velocity, acceleration)
+        return ArmState(measured, self.measured_velocity or _AT_REST)
 
     def move(self, goal: Angles, now_ns: int, check: Check) -> Optional[Timed]:
         """

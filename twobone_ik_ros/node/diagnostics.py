@@ -27,10 +27,11 @@ node's subscription matched.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from twobone_ik_ros.model.parameters import IKConfig
 from twobone_ik_ros.model.tally import Tally
 from twobone_ik_ros.motion.feedback import ArmReport, GOAL_RESULTS
 from twobone_ik_ros.motion.joint_paths import BREAK_TEXT, MAX_PARTS
@@ -46,6 +47,7 @@ REJECTION_TEXT: Dict[str, str] = {
     Reason.NON_FINITE.label: 'a coordinate is not a finite number',
     Reason.JOINT_LIMITS.label: 'neither elbow branch fits the joint limits',
     'unknown_frame': 'no transform from its frame to the base frame',
+    'no_arm': 'no usable arm: no robot_description yet, or one the node cannot use',
     'malformed': 'not a valid message of its type (unreadable bytes, a negative stamp)',
 }
 REJECT_REASONS = tuple(REJECTION_TEXT)
@@ -121,10 +123,25 @@ class SequenceGaps:
         return gap if gap > 0 else 0
 
 
+def arm_report(config: IKConfig, descriptions: int) -> List[Tuple[str, str]]:
+    """
+    Return what the diagnostics say of the arm: where it comes from, its limits, its problem.
+
+    ``descriptions``: how many robot_description messages the node received.
+    """
+    values = [('arm', config.arm.describe())]
+    if config.tip_link:
+        values += [('arm.descriptions', str(descriptions)),
+                   ('arm.limits', config.limit_sources or 'none yet'),
+                   ('arm.problem', config.problem or 'none')]
+    return values
+
+
 def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
                       parameters: Mapping[str, Any], arm: Optional[ArmReport] = None,
                       internal_errors: int = 0,
-                      rejected_recently: Optional[Dict[str, int]] = None) -> DiagnosticArray:
+                      rejected_recently: Optional[Dict[str, int]] = None,
+                      arm_values: Sequence[Tuple[str, str]] = ()) -> DiagnosticArray:
     """
     One DiagnosticStatus with the counters and the current parameters.
 
@@ -138,6 +155,9 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
     age of that state, the moves by outcome (``moves.*``) and, with the
     action output, the goals by result (``goals.*``).
 
+    ``arm_values``: the arm's source and limits (``arm_report``); a
+    ``arm.problem`` other than 'none' makes the level WARN with it as the message.
+
     The level is ERROR from the first internal error on (a callback raised:
     a bug, see ``guard``; the node went on), else WARN when targets were
     rejected or moves failed since the previous report (so the warning
@@ -150,6 +170,9 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
         status.level = DiagnosticStatus.ERROR
         status.message = (f'{internal_errors} internal error(s): callbacks abandoned, '
                           'see the node log')
+    elif dict(arm_values).get('arm.problem', 'none') != 'none':
+        status.level = DiagnosticStatus.WARN
+        status.message = 'no usable arm: ' + dict(arm_values)['arm.problem']
     elif recent:
         status.level = DiagnosticStatus.WARN
         status.message = (f'{sum(recent.values())} target(s) rejected since the last report: '
@@ -200,6 +223,7 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
                    for reason, count in moves.failed.counts.items()]
         if arm.goals:
             values += [(f'goals.{result}', moves.goals[result]) for result in GOAL_RESULTS]
+    values += list(arm_values)
     values += [(f'param.{name}', value) for name, value in parameters.items()]
     status.values = [KeyValue(key=key, value=str(value)) for key, value in values]
     array = DiagnosticArray(status=[status])

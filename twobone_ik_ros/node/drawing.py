@@ -51,8 +51,8 @@ class ArmDrawing:
         """Draw the arm of ``config`` from now on (the workspace circles change with it)."""
         self._config = config
         self._drawing.markers = (
-            arm_markers(config.frame, config.r1, config.r2, (0.0, 0.0), None, Status.SOLVED)
-            + workspace_markers(config.frame, config.r1, config.r2))
+            arm_markers(config.frame, config.arm, (0.0, 0.0), None, Status.SOLVED)
+            + workspace_markers(config.frame, config.arm))
         self._stale = True
 
     def show_target(self, target: Tuple[float, float], status: Status) -> None:
@@ -73,9 +73,9 @@ class ArmDrawing:
             self.publish(angles)
 
     def publish(self, angles: Optional[Angles]) -> None:
-        """Draw the arm at ``angles`` (stretched along +x before the first) now."""
+        """Draw the arm at ``angles`` (its joints at zero before the first) now."""
         config = self._config
-        move_arm_markers(self._drawing.markers[:3], config.r1, config.r2,
+        move_arm_markers(self._drawing.markers[:3], config.arm,
                          angles or (0.0, 0.0), self._target, self._status)
         self._publisher.publish(self._drawing)
         self._stale = False

@@ -13,8 +13,10 @@ on the new time.  The tf2 listener (two subscriptions) and the timer are created
 first such target, so a node that only ever gets base-frame targets carries
 neither: every entity costs the executor time on every wake-up.  Inputs that
 come in the listener's first ``LISTENER_START_S`` seconds may wait that long,
-so the first one is not refused only because the listener had just started:
-those seconds are the steady clock's, as DDS discovery takes real time.
+so the first one is not refused only because the listener had just started,
+and up to ``LISTENER_DEAF_S`` while it has heard no transform at all (its
+publishers not discovered yet): those seconds are the steady clock's, as DDS
+discovery takes real time.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -46,6 +48,11 @@ MAX_WAITING_TARGETS = 100
 #: /tf_static only when the first input in another frame comes, and on a busy
 #: machine discovery and the static transforms take longer than 0.2 s.
 LISTENER_START_S = 2.0
+#: ... and how long while it has heard no transform at all: a publisher of
+#: transforms whose participant the node's has not discovered yet (both just
+#: started) is found at its next announcement, which Fast DDS makes every 3 s
+#: (the first target in another frame right after a launch was dropped so).
+LISTENER_DEAF_S = 10.0
 _EXPIRY_PERIOD_S = 0.05
 
 Use = Callable[[Any], None]  # takes the geometry_msgs/Transform into the base frame
@@ -73,6 +80,7 @@ class TargetFrames:
         #: (deadline on the node's clock in ns, future, timeout in s)
         self._waiting: List[Tuple[int, Any, float]] = []
         self._listener_ready = 0.0  # monotonic time until which the listener is new
+        self._listener_deaf = 0.0  # ... or, while it has heard no transform, this one
 
     def _now_ns(self) -> int:
         return int(self._node.get_clock().now().nanoseconds)
@@ -97,6 +105,7 @@ class TargetFrames:
             self._buffer = tf2_ros.Buffer()
             self._listener = tf2_ros.TransformListener(self._buffer, self._node)
             self._listener_ready = time.monotonic() + LISTENER_START_S
+            self._listener_deaf = time.monotonic() + LISTENER_DEAF_S
         if len(self._waiting) >= MAX_WAITING_TARGETS:
             reject('unknown_frame', lambda: (
                 f'{what} in frame {source!r} dropped: {MAX_WAITING_TARGETS} inputs are '
@@ -155,14 +164,16 @@ class TargetFrames:
                          for _, future, timeout in self._waiting]
 
     def _expire(self) -> None:
-        if time.monotonic() < self._listener_ready:
-            return  # a new listener: every input waits for it
-        now = self._now_ns()
+        now = time.monotonic()
+        if now < self._listener_ready or (now < self._listener_deaf
+                                          and not self._buffer.all_frames_as_string()):
+            return  # a new listener, or one that has heard nothing yet: every input waits
+        clock = self._now_ns()
         still = []
         for deadline, future, timeout in self._waiting:
             if future.done() or future.cancelled():
                 continue
-            if deadline <= now:
+            if deadline <= clock:
                 future.cancel()  # runs _on_transform, which rejects it
             else:
                 still.append((deadline, future, timeout))
@@ -171,9 +182,9 @@ class TargetFrames:
             self._timer.cancel()
 
 
-def apply_transform(transform: Any, x: Any, y: Any, z: Any) -> Tuple[Any, Any]:
+def apply_transform(transform: Any, x: Any, y: Any, z: Any) -> Tuple[Any, Any, Any]:
     """
-    Rotate (x, y, z) by the transform's quaternion, translate, keep x and y.
+    Rotate (x, y, z) by the transform's quaternion, translate.
 
     Floats or numpy arrays (a whole path at once): the arithmetic is the same.
 
@@ -187,4 +198,5 @@ def apply_transform(transform: Any, x: Any, y: Any, z: Any) -> Tuple[Any, Any]:
     cy = q.z * x - q.x * z
     cz = q.x * y - q.y * x
     return (x + 2.0 * (q.w * cx + q.y * cz - q.z * cy) + t.x,
-            y + 2.0 * (q.w * cy + q.z * cx - q.x * cz) + t.y)
+            y + 2.0 * (q.w * cy + q.z * cx - q.x * cz) + t.y,
+            z + 2.0 * (q.w * cz + q.x * cy - q.y * cx) + t.z)

@@ -3,7 +3,9 @@ RViz markers for the arm: a pure function of the arm, its angles and a target.
 
 Namespaces and ids are fixed (``MARKER_IDS``) so that each publication
 replaces the previous one in RViz instead of piling up; sizes scale with the
-arm so a 5 cm arm and a 5 m arm both look right.
+arm so a 5 cm arm and a 5 m arm both look right.  Everything is drawn in
+the plane the tool moves in (``PlanarArm.place`` at its ``tip_height``):
+the base frame's XY for the node's own arm, wherever a URDF puts it else.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -21,6 +23,7 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from geometry_msgs.msg import Point
 from std_msgs.msg import ColorRGBA
+from twobone_ik_ros.model.planar_arm import PlanarArm
 from twobone_ik_ros.solver import forward, Status
 from visualization_msgs.msg import Marker
 
@@ -43,31 +46,32 @@ TARGET_COLOURS: Dict[Status, Tuple[float, float, float, float]] = {
 }
 
 
-def arm_markers(frame_id: str, r1: float, r2: float, angles: Tuple[float, float],
+def arm_markers(frame_id: str, arm: PlanarArm, angles: Tuple[float, float],
                 target: Optional[Tuple[float, float]], target_status: Status) -> List[Marker]:
     """
-    Draw the arm at ``angles`` and the target (if any): the markers that move.
+    Draw the arm at ``angles`` (its joints' positions) and the target (if any): what moves.
 
-    Everything is in ``frame_id`` at z = 0, stamped zero so that RViz uses the
-    latest transform.  The target's colour tells what the solver did with
-    it: green solved, orange clamped, red rejected.  The node sends these
-    with ``workspace_markers`` (built once per configuration) in one array.
+    Everything is in ``frame_id``, stamped zero so that RViz uses the
+    latest transform; the target is given in the arm's plane.  Its colour
+    tells what the solver did with it: green solved, orange clamped, red
+    rejected.  The node sends these with ``workspace_markers`` (built once
+    per configuration) in one array.
     """
-    size = r1 + r2
+    size = arm.r1 + arm.r2
     links = _marker(frame_id, NS_LINKS, 0, Marker.LINE_STRIP, LINK_COLOUR)
     links.scale.x = 0.025 * size
-    links.points = _points(((0.0, 0.0),) * 3)
+    links.points = _points(arm, ((0.0, 0.0),) * 3)
     joints = _marker(frame_id, NS_JOINTS, 0, Marker.SPHERE_LIST, JOINT_COLOUR)
     joints.scale.x = joints.scale.y = joints.scale.z = 0.05 * size
-    joints.points = _points(((0.0, 0.0),) * 3)
+    joints.points = _points(arm, ((0.0, 0.0),) * 3)
     goal = _marker(frame_id, NS_TARGET, 0, Marker.SPHERE, TARGET_COLOURS[target_status])
     goal.scale.x = goal.scale.y = goal.scale.z = 0.06 * size
     markers = [links, joints, goal]
-    move_arm_markers(markers, r1, r2, angles, target, target_status)
+    move_arm_markers(markers, arm, angles, target, target_status)
     return markers
 
 
-def move_arm_markers(markers: List[Marker], r1: float, r2: float, angles: Tuple[float, float],
+def move_arm_markers(markers: List[Marker], arm: PlanarArm, angles: Tuple[float, float],
                      target: Optional[Tuple[float, float]], target_status: Status) -> None:
     """
     Move markers made by ``arm_markers`` to new angles and a new target, in place.
@@ -76,24 +80,29 @@ def move_arm_markers(markers: List[Marker], r1: float, r2: float, angles: Tuple[
     messages it already has costs a fraction of building new ones.
     """
     links, joints, goal = markers
-    elbow, tip = forward(r1, r2, angles[0], angles[1])
+    theta1, theta2 = arm.planar(angles[0], angles[1])
+    elbow, tip = forward(arm.r1, arm.r2, theta1, theta2)
+    height = arm.tip_height
     for points in (links.points, joints.points):
-        points[1].x, points[1].y = elbow
-        points[2].x, points[2].y = tip
+        points[1].x, points[1].y, points[1].z = arm.place(elbow[0], elbow[1], height)
+        points[2].x, points[2].y, points[2].z = arm.place(tip[0], tip[1], height)
     goal.action = Marker.ADD if target is not None else Marker.DELETE
     colour = TARGET_COLOURS[target_status]
     goal.color.r, goal.color.g, goal.color.b, goal.color.a = colour
     if target is not None:
-        goal.pose.position.x, goal.pose.position.y = float(target[0]), float(target[1])
+        position = goal.pose.position
+        position.x, position.y, position.z = arm.place(float(target[0]), float(target[1]),
+                                                       height)
 
 
-def workspace_markers(frame_id: str, r1: float, r2: float) -> List[Marker]:
-    """Build the circles r1 + r2 (id 0) and ``|r1 - r2|`` (id 1); only r1, r2 move them."""
+def workspace_markers(frame_id: str, arm: PlanarArm) -> List[Marker]:
+    """Build the circles r1 + r2 (id 0) and ``|r1 - r2|`` (id 1) in the arm's plane."""
     circles = []
+    r1, r2 = arm.r1, arm.r2
     for marker_id, radius in enumerate((r1 + r2, abs(r1 - r2))):
         circle = _marker(frame_id, NS_WORKSPACE, marker_id, Marker.LINE_STRIP, WORKSPACE_COLOUR)
         circle.scale.x = 0.005 * (r1 + r2)
-        circle.points = _points(_circle(radius))
+        circle.points = _points(arm, _circle(radius))
         circles.append(circle)
     return circles
 
@@ -107,8 +116,10 @@ def _marker(frame_id: str, ns: str, marker_id: int, kind: int,
     return marker
 
 
-def _points(xy: Iterable[Tuple[float, float]]) -> List[Point]:
-    return [Point(x=float(x), y=float(y), z=0.0) for x, y in xy]
+def _points(arm: PlanarArm, xy: Iterable[Tuple[float, float]]) -> List[Point]:
+    """Return the points of the arm's plane (the tool's) at the plane coordinates ``xy``."""
+    placed = (arm.place(float(x), float(y), arm.tip_height) for x, y in xy)
+    return [Point(x=float(px), y=float(py), z=float(pz)) for px, py, pz in placed]
 
 
 def _circle(radius: float) -> Iterable[Tuple[float, float]]:

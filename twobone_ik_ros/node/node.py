@@ -62,10 +62,12 @@ from rclpy.clock import Clock, ClockChange, ClockType, JumpThreshold
 from rclpy.duration import Duration
 from rclpy.parameter import Parameter
 from twobone_ik_ros.model.parameters import (
-    IKConfig, MODEL_PARAMETERS, PARAMETER_NAMES, validate_change)
+    IKConfig, MODEL_PARAMETERS, PARAMETER_NAMES, validate, validate_change)
 from twobone_ik_ros.motion.joint_paths import Angles, nearest_angles
 from twobone_ik_ros.node.declarations import declare_parameters, describe
-from twobone_ik_ros.node.diagnostics import build_diagnostics, REJECTION_TEXT, TargetCounters
+from twobone_ik_ros.node.description import DescriptionInput
+from twobone_ik_ros.node.diagnostics import (
+    arm_report, build_diagnostics, REJECTION_TEXT, TargetCounters)
 from twobone_ik_ros.node.drawing import ArmDrawing, MARKER_RATE_HZ
 from twobone_ik_ros.node.frames import TargetFrames
 from twobone_ik_ros.node.guard import GuardedNode
@@ -106,6 +108,7 @@ class TwoBoneIKNode(GuardedNode):
         self._elbow_listeners = 0  # the elbow's subscribers, counted by the housekeeping
         self._elbow_msg = PointStamped()
         self._frames = TargetFrames(self, lambda: self._config.frame, self.guard.wrap)
+        self._description = DescriptionInput(self, self._on_description)
         self._robot_model = RobotModelSync(self)
         self._output = ArmOutput(self, self._moved, self._warnings.warn, self.guard.wrap)
         self._drawing = ArmDrawing(self, config)
@@ -136,9 +139,17 @@ class TwoBoneIKNode(GuardedNode):
 
     # ------------------------------------------------------------ hot path
 
-    def _solve(self, x: float, y: float, stamp: Any) -> None:
+    def _solve(self, x: float, y: float, z: float, stamp: Any) -> None:
         """Solve a target in the base frame; publish it, or count and warn why not."""
         config = self._config
+        if config.problem:
+            self._reject('no_arm', lambda: (
+                f'target ({x:.6g}, {y:.6g}, {z:.6g}) in {config.frame} rejected: '
+                f'{config.problem}'))
+            return
+        arm = config.arm
+        if not arm.in_plane:  # the arm's plane: the target's part along its axis plays no part
+            x, y = arm.project(x, y, z)
         output = self._output
         if output.playing:
             output.stop_playback()  # the newest input wins
@@ -166,7 +177,8 @@ class TwoBoneIKNode(GuardedNode):
         if self._elbow_listeners:
             elbow = self._elbow_msg
             elbow.header.stamp = stamp
-            elbow.point.x, elbow.point.y = elbow_xy
+            elbow.point.x, elbow.point.y, elbow.point.z = arm.place(
+                elbow_xy[0], elbow_xy[1], arm.elbow_height)
             self._elbow_pub.publish(elbow)
         if result.status is Status.CLAMPED:
             self._counters.clamped += 1
@@ -204,11 +216,13 @@ class TwoBoneIKNode(GuardedNode):
         self._robot_model.poll()
         if now >= self._next_diagnostics:
             self._next_diagnostics = now + DIAGNOSTICS_PERIOD_S
+            config = self._config
             self._diag_pub.publish(build_diagnostics(
                 self.get_fully_qualified_name().lstrip('/'), self.get_clock().now().to_msg(),
                 self._counters,
-                dict(self._config.as_parameters(), robot_description=self._robot_model.state),
-                self._output.report(), self.guard.count, self._counters.rejected.take_recent()))
+                dict(config.as_parameters(), robot_description=self._robot_model.state),
+                self._output.report(), self.guard.count, self._counters.rejected.take_recent(),
+                arm_report(config, self._description.received)))
 
     def _timing(self) -> None:
         """
@@ -274,22 +288,52 @@ class TwoBoneIKNode(GuardedNode):
         if not changes:
             return SetParametersResult(successful=True)
         try:
-            config = validate_change(self._config.as_parameters(), changes)
+            config = validate_change(self._config.as_parameters(), changes,
+                                     self._description.text)
             require(config.output)
         except ValueError as error:
             self.get_logger().warning(f'parameter change refused: {error}')
             return SetParametersResult(successful=False, reason=str(error))
         self._apply(config)
         self._drawing.publish(self._previous)  # the arm and the workspace change at once
-        if any(name in changes for name in MODEL_PARAMETERS):
-            self._robot_model.send(config)
+        if not config.tip_link and any(name in changes for name in MODEL_PARAMETERS):
+            self._robot_model.send(config)  # the node's own arm: its URDF is the node's
         self.get_logger().info(f'parameters changed: {describe(config)}')
+        if config.problem and self._description.text is not None:
+            # base_frame and tip_link change one at a time (ros2 param set): a chain that is
+            # not one between them is held, like a description the node cannot use
+            self.get_logger().error(f'the arm cannot be read from robot_description: '
+                                    f'{config.problem}; every target is refused until it can')
         return SetParametersResult(successful=True)
+
+    def _on_description(self, text: str) -> None:
+        """
+        Read the arm from a new robot_description, as a runtime change of the arm.
+
+        One the node cannot use is logged (an error that says what is wrong)
+        and refuses every target until a usable one comes; the motion under
+        way keeps the arm it was planned on.
+        """
+        config = validate(self._config.as_parameters(), text)
+        if config.problem:
+            self.get_logger().error(f'robot_description cannot be used: {config.problem}; '
+                                    'every target is refused until a usable one comes')
+        else:
+            self.get_logger().info(f'the arm, from robot_description: {config.arm.describe()}')
+        self._apply(config)
+        self._drawing.publish(self._previous)
 
     def _apply(self, config: IKConfig) -> None:
         """Make ``config`` the one in force, with what is derived from it."""
-        previous = getattr(self, '_config', None)
+        previous: Optional[IKConfig] = getattr(self, '_config', None)
+        if previous is not None:
+            if config.problem:  # no usable arm: what moves keeps the arm it was planned on
+                config = config.keeping_arm_of(previous)
+            elif previous.arm != config.arm and (previous.arm.from_description
+                                                 or config.arm.from_description):
+                self._previous = None  # another arm: its joints are not those angles
         self._config = config
+        self._description.want(bool(config.tip_link))
         self._output.configure(config)
         self._targets.configure(config)
         self._paths.configure(config)

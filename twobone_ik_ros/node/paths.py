@@ -98,17 +98,22 @@ class PathFollower:
             self._node.get_clock().now().to_msg()
         if frame and frame != config.frame:
             def use(transform: Any) -> None:
-                xs, ys = apply_transform(transform, points[:, 0], points[:, 1], points[:, 2])
-                self._follow(np.column_stack((xs, ys)), stamps, stamp)
+                self._follow(np.column_stack(apply_transform(
+                    transform, points[:, 0], points[:, 1], points[:, 2])), stamps, stamp)
             header = Header(stamp=Time(sec=sec, nanosec=nanosec), frame_id=frame)
             self._frames.handle(header, config.transform_timeout, use, self._reject, 'path')
             return
-        self._follow(points[:, :2], stamps, stamp)
+        self._follow(points, stamps, stamp)
 
     def _follow(self, points: npt.NDArray[np.float64], stamps: npt.NDArray[np.int64],
                 stamp: Time) -> None:
+        """Follow a path of (N, 3) points in the base frame, each taken into the arm's plane."""
         config = self._config
-        plan = plan_path(config.solver, points, stamps, self._start(),
+        if config.problem:
+            self._reject('no_arm', lambda: (
+                f'path of {len(points)} poses rejected: {config.problem}'))
+            return
+        plan = plan_path(config.solver, config.arm.project_points(points), stamps, self._start(),
                          config.max_joint_velocity, config.min_move_time)
         if plan.rejected:
             text = PATH_REJECTION_TEXT[plan.rejected]

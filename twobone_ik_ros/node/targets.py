@@ -42,8 +42,8 @@ from twobone_ik_ros.ros.wire import TargetReader
 #: the newest (override with qos_overrides parameters for a list of targets)
 QUEUE_DEPTH = 10
 
-#: solve(x, y, stamp): a target in the base frame
-Solve = Callable[[float, float, Any], None]
+#: solve(x, y, z, stamp): a target in the base frame
+Solve = Callable[[float, float, float, Any], None]
 
 
 class TargetInput:
@@ -102,7 +102,7 @@ class TargetInput:
         self._counters.received += 1
         stamp = self._stamp
         stamp.sec, stamp.nanosec = target[0], target[1]
-        self._solve(target[3], target[4], stamp)
+        self._solve(target[3], target[4], target[5], stamp)
 
     def on_message(self, msg: PointStamped) -> None:
         """Solve a target given as a message, through tf2 when it is in another frame."""
@@ -115,7 +115,7 @@ class TargetInput:
                 self._solve(*apply_transform(transform, point.x, point.y, point.z), stamp)),
                 self._reject)
             return
-        self._solve(msg.point.x, msg.point.y, msg.header.stamp)
+        self._solve(msg.point.x, msg.point.y, msg.point.z, msg.header.stamp)
 
     def _on_message_lost(self, info: Any) -> None:
         self._counters.lost_dds += info.total_count_change

@@ -4,7 +4,8 @@ Whether the arm got there, and whether the node still hears it.
 The ROS side of ``feedback``: ``outputs`` tells it each move it sends and
 each joint state it reads; it publishes ``reached`` (geometry_msgs/
 PointStamped: the tool position from the forward kinematics of the measured
-angles, in the base frame, stamped with the target's or path's header stamp)
+angles, in the base frame (``model.planar_arm``: the tip link where
+robot_state_publisher puts it), stamped with the target's or path's header stamp)
 once per move the arm reached (or whose goal succeeded: ``goals``), counts
 the moves (``feedback.MoveLedger``),
 and watches the age of the arm's state: joint states older than
@@ -33,7 +34,6 @@ from rclpy.node import Node
 from twobone_ik_ros.model.parameters import IKConfig
 from twobone_ik_ros.motion.feedback import Angles, ArmReport, GOAL_OUTCOMES, Move, MoveLedger
 from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
-from twobone_ik_ros.solver import forward
 
 Warn = Callable[[str, Callable[[], str]], None]
 _NS = 1_000_000_000
@@ -140,8 +140,8 @@ class Arrival:
             return
         message = self._message
         message.header.stamp = move.stamp
-        _, (message.point.x, message.point.y) = forward(config.solver.r1, config.solver.r2,
-                                                        position[0], position[1])
+        point = message.point
+        _, (point.x, point.y, point.z) = config.arm.forward(position[0], position[1])
         self._publisher.publish(message)
 
     def poll(self) -> bool:

@@ -215,8 +215,9 @@ class ControllerOutput(OutputMode):
         reading = self._reader.read(msg.name, msg.position, msg.velocity)
         if reading is not None:
             stamp = msg.header.stamp
-            self._heard_at(stamp.sec * 1_000_000_000 + stamp.nanosec)
-            self._tracker.measure(*reading)
+            stamp_ns = stamp.sec * 1_000_000_000 + stamp.nanosec
+            self._heard_at(stamp_ns)
+            self._tracker.measure(reading[0], reading[1], stamp_ns)
             self.arrival.heard(reading[0])
 
     def _heard_at(self, stamp_ns: int) -> None:
