@@ -137,3 +137,16 @@ def test_a_command_is_for_the_next_cycle_even_when_its_timer_fired_late(before):
     assert cycles.content_time(cycle - round(before * PERIOD), PERIOD) == cycle
     assert cycles.content_time(cycle, PERIOD) == cycle
     assert cycles.content_time(cycle + 1, PERIOD) == cycle + PERIOD
+
+
+def test_on_a_simulators_clock_the_next_cycle_is_a_period_after_the_last():
+    """ros2_control_node on sim time: a cycle a clock step late moves every later one."""
+    cycles = ControllerCycles()
+    cycles.follows_last = True
+    ms = PERIOD // 10
+    for stamp in (0, 10, 20, 32, 42, 52):  # ms: the cycle at 30 woke at 32
+        cycles.heard(stamp * ms)
+    assert cycles.grid(PERIOD) == (2 * ms, 0)
+    assert cycles.content_time(53 * ms, PERIOD) == 62 * ms
+    # a timer on the clock step of the last cycle heard: the one after it, not that one
+    assert cycles.content_time(52 * ms, PERIOD) == 62 * ms

@@ -7,7 +7,10 @@ with KDL.
 For several arms, a node solves 100 targets over DDS; pinocchio, reading the
 URDF ``arm_urdf`` generates for robot_state_publisher, puts the frame
 ``tool0`` on each target for the angles the node published.  Joint names, axes and limits
-are what the parameters say.
+are what the parameters say.  And the other way round, a user's arm: for every
+convention of ``urdf_arms`` and 300 random 2R URDFs, the arm read from the
+file (``model.planar_arm``) puts the elbow and the tip where pinocchio does,
+and the solver's answers put the tip on each target's projection.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -25,8 +28,10 @@ from helpers import random_reachable
 import numpy as np
 import pytest
 from ros_harness import NodeProcess, Probe, unique_name
+from twobone_ik_ros.model.parameters import DEFAULTS, validate
 from twobone_ik_ros.model.urdf import arm_urdf
 from twobone_ik_ros.solver import Status, TwoBoneIK
+from urdf_arms import ARMS as USER_ARMS, random_arm
 
 pinocchio = pytest.importorskip('pinocchio', reason='pinocchio (PyPI pin) is a test dependency')
 pytestmark = pytest.mark.ros
@@ -82,3 +87,51 @@ def test_tool0_lands_on_each_target_for_the_published_angles(r1, r2, shoulder, e
     finally:
         probe.close()
         node.stop()
+
+
+def _pinocchio_points(arm, positions):
+    """Return the elbow link's and the tip's positions in the base frame, by pinocchio."""
+    model = pinocchio.buildModelFromXML(arm.urdf)
+    data = model.createData()
+    q = pinocchio.neutral(model)
+    for name, angle in zip(arm.joints, positions):
+        joint = model.joints[model.getJointId(name)]
+        if joint.nq == 2:  # a continuous joint: (cos, sin)
+            q[joint.idx_q:joint.idx_q + 2] = (math.cos(angle), math.sin(angle))
+        else:
+            q[joint.idx_q] = angle
+    pinocchio.framesForwardKinematics(model, data, q)
+    base = data.oMf[model.getFrameId(arm.base)]
+    return tuple(tuple(base.actInv(data.oMf[model.getFrameId(link)].translation))
+                 for link in (arm.elbow_link, arm.tip))
+
+
+def test_random_arms_answers_land_the_tip_on_the_target_by_pinocchio():
+    """300 random 2R URDFs, 10 random reachable targets each: tip within 1e-9 m, by pinocchio."""
+    rng = random.Random(55)
+    arms = [factory() for factory in USER_ARMS.values()] + [random_arm(rng) for _ in range(300)]
+    worst_fk = worst_target = 0.0
+    for arm in arms:
+        config = validate(dict(DEFAULTS, base_frame=arm.base, tip_link=arm.tip,
+                               elbow=rng.choice(['up', 'down', 'closest'])), arm.urdf)
+        assert not config.problem, config.problem
+        planar = config.arm
+        for _ in range(10):
+            # a reachable point of the tool's plane, then moved off it along the axis
+            radius = rng.uniform(abs(planar.r1 - planar.r2) * 1.001,
+                                 (planar.r1 + planar.r2) * 0.999)
+            angle = rng.uniform(-math.pi, math.pi)
+            x, y = radius * math.cos(angle), radius * math.sin(angle)
+            on_plane = planar.place(x, y, planar.tip_height)
+            target = planar.place(x, y, planar.tip_height + rng.uniform(-2, 2))
+            previous = (rng.uniform(-3, 3), rng.uniform(-3, 3))
+            result = config.solver.solve(*planar.project(*target), previous)
+            if result.status is Status.REJECTED:  # neither branch within the limits
+                assert result.reason.label == 'joint_limits'
+                continue
+            elbow, tip = planar.forward(result.theta1, result.theta2)
+            by_pinocchio = _pinocchio_points(arm, (result.theta1, result.theta2))
+            worst_fk = max(worst_fk, math.dist(elbow, by_pinocchio[0]),
+                           math.dist(tip, by_pinocchio[1]))
+            worst_target = max(worst_target, math.dist(by_pinocchio[1], on_plane))
+    assert worst_fk <= 1e-9 and worst_target <= 1e-9, (worst_fk, worst_target)

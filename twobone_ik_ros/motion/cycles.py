@@ -24,7 +24,16 @@ times the acceleration limit on cycles that took their command in time).
 So the offsets are wrapped around the stamps' median, where a cycle may be
 up to ``LATE_WRAP`` of a period late and is never early, and the grid is a
 low percentile (``EDGE``) of them, which a few cycles later still do not
-move.  Pure (no ROS): times are nanoseconds of the ROS clock.
+move.
+
+On a simulator's clock the stamps are exact and the cycles no fixed grid:
+ros2_control_node sleeps until its last cycle's time plus a period, so a
+cycle that wakes a clock step late moves every later one by that step (seen
+every few seconds beside two CPU-bound processes).  Read as lateness on the
+old grid, a drift misplaced the stream's positions for a window's worth of
+cycles and then jumped (2.98 times the acceleration limit).  With
+``follows_last`` the grid is the last stamp's phase: the next cycle is that
+one plus a period.  Pure (no ROS): times are nanoseconds of the ROS clock.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -68,6 +77,8 @@ class ControllerCycles:
     def __init__(self) -> None:
         """Know nothing: phase 0 (any grid keeps a stream's positions a period apart)."""
         self._stamps: Deque[int] = deque(maxlen=WINDOW)
+        #: each cycle comes a period after the last (a simulator's clock), not on a fixed grid
+        self.follows_last = False
 
     def heard(self, stamp_ns: int) -> None:
         """Record a joint state's stamp."""
@@ -91,6 +102,8 @@ class ControllerCycles:
         if not stamps:
             return 0, 0
         last = stamps[-1]
+        if self.follows_last:
+            return last % period_ns, 0
         half = period_ns // 2
         around_last = sorted((stamp - last + half) % period_ns for stamp in stamps)
         median = last + around_last[len(around_last) // 2] - half
@@ -99,7 +112,7 @@ class ControllerCycles:
         earliest = offsets[int(EDGE * len(offsets))]
         return (median + earliest) % period_ns, offsets[-1] - earliest
 
-    def content_time(self, publish_ns: int, period_ns: int) -> int:
+    def content_time(self, publish_ns: int, period_ns: int, after_ns: int = 0) -> int:
         """
         Return the cycle a command published at ``publish_ns`` is for: the next one.
 
@@ -107,9 +120,17 @@ class ControllerCycles:
         message may still make it, and then the arm moves as planned; one
         for the cycle after would step the arm twice if it came in time
         (issue 45, beside two CPU-bound processes), and if it comes late the
-        arm stands still a cycle either way.
+        arm stands still a cycle either way.  Following the last cycle (a
+        simulator's clock), never that cycle itself (a timer that fires on the
+        clock step of a cycle that came late has heard it: stale), nor the
+        cycle that the command for ``after_ns`` served: when the cycles drift
+        between two commands, the one for the old grid's time is taken by the
+        drifted cycle, and the next is for the cycle after that.
         """
-        return next_on(self.grid(period_ns)[0], period_ns, publish_ns)
+        phase = self.grid(period_ns)[0]
+        if self.follows_last and self._stamps:
+            publish_ns = max(publish_ns, self._stamps[-1] + 1, after_ns + period_ns // 2)
+        return next_on(phase, period_ns, publish_ns)
 
     def publish_time(self, after_ns: int, period_ns: int) -> int:
         """Return the first moment at or after ``after_ns`` to publish a command at."""

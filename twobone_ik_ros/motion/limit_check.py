@@ -34,7 +34,7 @@ exactly.
 
 from __future__ import annotations
 
-from typing import Any, List, NamedTuple, Optional, Tuple
+from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -183,8 +183,19 @@ def motion_excursion(points: Samples, accelerations: bool, bounds: Bounds,
     which polynomial joins two of them (see the module docstring).  ``start``
     is where the arm is as the motion begins (None: within the limits): a
     joint outside them there is held to ``bounds.around(start)`` up to its
-    first point inside, to ``bounds`` from that point on.
+    first point inside, to ``bounds`` from that point on.  A move's few
+    points are checked in plain floats (``_few_excursion``: numpy's cost per
+    call is most of the time for them), a path's many on arrays; both do the
+    same operations in the same order, so they find the same excursion.
     """
+    if points.times_ns.shape[0] <= FEW:
+        return _few_excursion(points, accelerations, bounds, velocities, start)
+    return _many_excursion(points, accelerations, bounds, velocities, start)
+
+
+def _many_excursion(points: Samples, accelerations: bool, bounds: Bounds, velocities: bool,
+                    start: Optional[Angles]) -> Optional[Excursion]:
+    """Return what ``motion_excursion`` does, for many points, on arrays."""
     seconds = points.times_ns / _NS
     worst: Optional[Excursion] = None
     for joint in (0, 1):
@@ -215,6 +226,55 @@ def motion_excursion(points: Samples, accelerations: bool, bounds: Bounds,
                 worst = _worse(worst, Excursion(joint, low, _at(low_end, segment), at[0]))
             if high > _at(high_end, segment) + ROUNDING:
                 worst = _worse(worst, Excursion(joint, high, _at(high_end, segment), at[1]))
+    return worst
+
+
+#: Up to this many points (a move's: its knots) are checked in plain floats.
+FEW = 32
+
+
+def _few_excursion(points: Samples, accelerations: bool, bounds: Bounds, velocities: bool,
+                   start: Optional[Angles]) -> Optional[Excursion]:
+    """Return what ``motion_excursion`` does, for a few points, without numpy's per-call cost."""
+    seconds = [t / _NS for t in points.times_ns.tolist()]
+    count = len(seconds)
+    rows = points.positions.tolist()
+    speeds = points.velocities.tolist() if velocities and count > 1 else None
+    pulls = points.accelerations.tolist() if accelerations and speeds is not None else None
+    worst: Optional[Excursion] = None
+    for joint in (0, 1):
+        p = [row[joint] for row in rows]
+        lower, upper = bounds.lower[joint], bounds.upper[joint]
+        lows, highs = [lower] * count, [upper] * count
+        if start is not None and not lower <= start[joint] <= upper:
+            entry = next((i for i, value in enumerate(p) if lower <= value <= upper), count)
+            for i in range(entry):
+                lows[i], highs[i] = min(lower, start[joint]), max(upper, start[joint])
+        past = [max(lows[i] - p[i], p[i] - highs[i]) for i in range(count)]
+        index = past.index(max(past))
+        if past[index] > 0.0:
+            limit = lows[index] if p[index] < lows[index] else highs[index]
+            worst = _worse(worst, Excursion(joint, p[index], limit, seconds[index]))
+        if speeds is None:
+            continue  # straight lines between points within the bounds stay within them
+        v = [row[joint] for row in speeds]
+        a = [row[joint] for row in pulls] if pulls is not None else None
+        for i in range(count - 1):
+            h = seconds[i + 1] - seconds[i]
+            p0, p1, v0, v1 = p[i], p[i + 1], v[i] * h, v[i + 1] * h
+            if a is None:  # cubic
+                hull = [p0, p0 + v0 / 3.0, p1 - v1 / 3.0, p1]
+            else:
+                a0, a1 = a[i] * h * h, a[i + 1] * h * h
+                hull = [p0, p0 + v0 / 5.0, p0 + 2.0 * v0 / 5.0 + a0 / 20.0,
+                        p1 - 2.0 * v1 / 5.0 + a1 / 20.0, p1 - v1 / 5.0, p1]
+            if min(hull) >= lows[i] and max(hull) <= highs[i]:
+                continue
+            low, high, at = _extremes(hull, seconds[i], h)
+            if low < lows[i] - ROUNDING:
+                worst = _worse(worst, Excursion(joint, low, lows[i], at[0]))
+            if high > highs[i] + ROUNDING:
+                worst = _worse(worst, Excursion(joint, high, highs[i], at[1]))
     return worst
 
 
@@ -292,7 +352,7 @@ def _bernstein(seconds: npt.NDArray[np.float64], p: npt.NDArray[np.float64],
                      p1 - 2.0 * v1 / 5.0 + a1 / 20.0, p1 - v1 / 5.0, p1))
 
 
-def _extremes(hull: npt.NDArray[np.float64], start: float,
+def _extremes(hull: Sequence[float], start: float,
               duration: float) -> Tuple[float, float, Tuple[float, float]]:
     """
     Return the least and greatest value of a segment and when (s from the first point).

@@ -58,6 +58,7 @@ class Stream:
         self._publish: Optional[Publish] = None
         self._period_ns = 0
         self._first_ns = 0  # when a stream that ``begin`` found stopped publishes first
+        self._content_ns = 0  # the cycle the last message was for
 
     def _now(self) -> int:
         return int(self._node.get_clock().now().nanoseconds)
@@ -73,12 +74,20 @@ class Stream:
         """
         period = round(1e9 / rate_hz)
         now = self._now()
+        self._follow_clock()
         timer = self._timer
         if timer is not None and period == self._period_ns:
+            if self.cycles.follows_last and self._content_ns:
+                return self._content_ns  # the next message is for the cycle after it
             publish = now + timer.time_until_next_call()
         else:
             publish = self._first_ns = self.cycles.publish_time(now, period)
+            self._content_ns = 0
         return self.cycles.content_time(publish, period) - period
+
+    def _follow_clock(self) -> None:
+        """On a simulator's clock, take the controller's next cycle a period after its last."""
+        self.cycles.follows_last = self._node.get_clock().ros_time_is_active
 
     def due(self, motion: Timed) -> float:
         """Return the seconds from now to the end of the tracker's ``motion`` (from ``begin``)."""
@@ -100,7 +109,8 @@ class Stream:
         """Publish the motion at the cycle this message is for; after its end (once) stop."""
         now = self._now()
         period = self._period_ns
-        cycle = self.cycles.content_time(now, period)
+        self._follow_clock()
+        cycle = self._content_ns = self.cycles.content_time(now, period, self._content_ns)
         state = self._tracker.commanded(cycle)
         if state is None or self._publish is None:
             self.stop()
@@ -116,6 +126,7 @@ class Stream:
 
     def stop(self) -> None:
         """Stop streaming."""
+        self._content_ns = 0
         if self._timer is not None:
             self._node.destroy_timer(self._timer)
             self._timer = None

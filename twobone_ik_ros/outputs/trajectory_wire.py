@@ -28,6 +28,7 @@ if any differs, ``usable`` is False and the caller publishes message objects
 from __future__ import annotations
 
 import functools
+import struct
 from typing import Any, List, Optional, Sequence
 
 import numpy as np
@@ -60,7 +61,7 @@ class TrajectoryWriter:
         self._head = bytes(head)
         self.usable = True
         rng = np.random.default_rng(1)
-        for count in (1, 2, 3, 6):
+        for count in (1, 2, 3, 6, FEW + 1):  # the few points' layout and the arrays'
             for derivatives in (0, 1, 2):
                 positions = rng.normal(size=(count, joints))
                 times = np.cumsum(rng.integers(1, 3 * _NS, count))
@@ -82,12 +83,36 @@ class TrajectoryWriter:
         Return the trajectory through ``positions`` (N, joints) at ``times_ns`` from its start.
 
         The start is ``stamp_ns`` (header.stamp, nanoseconds of ROS time), or
-        now, when the controller takes it, for 0.
+        now, when the controller takes it, for 0.  A move's few points are
+        packed by one ``struct`` layout of their records (``_layout``: numpy's
+        cost per call is most of the time for them), a path's many as arrays
+        of records.
         """
         columns = [np.asarray(positions, dtype=np.float64)]
         for values in (velocities, accelerations):
             if values is not None:
                 columns.append(np.asarray(values, dtype=np.float64))
+        count, joints = columns[0].shape
+        if count > FEW:
+            return self._records(columns, times_ns, stamp_ns)
+        head = self._head
+        if stamp_ns:
+            head = head[:_E] + STAMP.pack(*divmod(stamp_ns, _NS)) + head[_E + STAMP.size:]
+        seconds, nanoseconds = np.divmod(np.asarray(times_ns, dtype=np.int64), _NS)
+        fields: List[Any] = [count]
+        rows = [column.tolist() for column in columns]
+        empty = [0] * (4 - len(rows))
+        for index, (sec, nanosec) in enumerate(zip(seconds.tolist(), nanoseconds.tolist())):
+            for values in rows:
+                fields.append(joints)
+                fields += values[index]
+            fields += empty
+            fields += (sec, nanosec)
+        return head + _layout(len(head), count, joints, len(columns)).pack(*fields)
+
+    def _records(self, columns: List[npt.NDArray[np.float64]], times_ns: npt.ArrayLike,
+                 stamp_ns: int) -> bytes:
+        """Return the trajectory of many points, written as arrays of numpy records."""
         count, joints = columns[0].shape
         seconds, nanoseconds = np.divmod(np.asarray(times_ns, dtype=np.int64), _NS)
         start = len(self._head) - _E + 4  # the first point, after the count
@@ -116,6 +141,40 @@ def _padding(head: bytearray, size: int) -> bytes:
     """Return the zeros that align the end of ``head`` (a whole message so far) to ``size``."""
     end = len(head) - _E
     return bytes(align(end, size) - end)
+
+
+#: Up to this many points (a move's: its knots) are packed by one ``struct`` layout.
+FEW = 32
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(head: int, count: int, joints: int, sequences: int) -> struct.Struct:
+    """
+    Return the ``struct`` of what follows a message's head: the count, then ``count`` points.
+
+    The points as ``_point_dtype`` lays them out (the same records, the same
+    padding); its fields in order: the count, then per point each of the
+    four sequences' length (followed by its values for the first
+    ``sequences``) and time_from_start's sec and nanosec.
+    """
+    parts = ['<I']
+    here = head - _E + 4  # the first point's payload offset
+    for _ in range(count):
+        dtype = _point_dtype(here, joints, sequences)
+        at = 0
+        for offset, name in sorted((spec[1], name) for name, spec in dtype.fields.items()):
+            if offset > at:
+                parts.append(f'{offset - at}x')
+            if name.startswith('values'):
+                parts.append(f'{joints}d')
+                at = offset + 8 * joints
+            else:
+                parts.append('i' if name == 'sec' else 'I')
+                at = offset + 4
+        if dtype.itemsize > at:
+            parts.append(f'{dtype.itemsize - at}x')
+        here += dtype.itemsize
+    return struct.Struct(''.join(parts))
 
 
 @functools.lru_cache(maxsize=64)
