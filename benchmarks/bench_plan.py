@@ -11,13 +11,15 @@ In one process, on the same targets, rounds interleaved:
   (``ArmTracker.move``: ruckig from the previous move evaluated mid-way),
   its points at the knots (``Motion.points``), the check that they and the
   controller's interpolation stay within the joint limits
-  (``limit_check.check_motion``) and the trajectory written as bytes
+  (``limit_check.check_planned``) and the trajectory written as bytes
   (``TrajectoryWriter``), as ``output:=joint_trajectory`` does now;
 - plan only: ``ArmTracker.move`` and ``Motion.points``.
 
-Medians of the per-round means.  The last line is for scripts:
+Medians of the per-round means.  The last line is for scripts: ``plan_us``, the
+median microseconds of planning one move (move minus baseline), and ``move_ratio``,
+move over baseline:
 
-    plan_us=<median microseconds of planning one move (move minus baseline)>
+    plan_us=<us> move_ratio=<ratio>
 
 Run: scripts/bench bench_plan [--rounds 15] [--targets 2000] [--jerk 0] [--write]
 """
@@ -44,7 +46,7 @@ from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from twobone_ik_ros.model.parameters import DEFAULTS  # noqa: E402
 from twobone_ik_ros.motion.joint_paths import move_time  # noqa: E402
-from twobone_ik_ros.motion.limit_check import Bounds, check_motion, first  # noqa: E402
+from twobone_ik_ros.motion.limit_check import Bounds, check_planned  # noqa: E402
 from twobone_ik_ros.motion.planning import Limits, Planner  # noqa: E402
 from twobone_ik_ros.motion.tracking import ArmTracker  # noqa: E402
 from twobone_ik_ros.outputs.commands import duration  # noqa: E402
@@ -89,8 +91,7 @@ def main():
     goals = [(r.theta1, r.theta2) for r in (solver.solve(x, y) for x, y in targets)]
 
     def check(motion):  # what the node's output does (``outputs._check_planned``)
-        points = motion.points()
-        check_motion(points, motion.needs_accelerations, bounds, first(points))
+        check_planned(motion, bounds)
 
     def unchecked(motion):
         pass
@@ -127,8 +128,8 @@ def main():
         print(f'  {"what":44s} {"us/target":>10s} {"x baseline":>11s}')
         for name, seconds in median.items():
             print(f'  {name:44s} {seconds * 1e6:10.1f} {seconds / base:11.2f}')
-        plan_us = (median['move: solve, plan, points, check, write'] - base) * 1e6
-        print(f'plan_us={plan_us:.1f}')
+        move = median['move: solve, plan, points, check, write']
+        print(f'plan_us={(move - base) * 1e6:.1f} move_ratio={move / base:.2f}')
 
 
 if __name__ == '__main__':

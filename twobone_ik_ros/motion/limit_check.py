@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from twobone_ik_ros.ik.vocabulary import JointLimits
-from twobone_ik_ros.motion.planning import Angles, ArmState, Samples
+from twobone_ik_ros.motion.planning import Angles, ArmState, extrema_of, Samples, Timed
 
 #: Rad past a limit that an extreme between two points may show from rounding alone.
 ROUNDING = 1e-12
@@ -50,6 +50,12 @@ ROUNDING = 1e-12
 #: far inside it does not.
 MARGIN = 1e-13
 _NS = 1e9
+#: How far inside the limits a planned motion's extreme positions (closed form,
+#: ``planning.extrema_of``) must lie for its points and curve to need no check: the
+#: controller's curve through them is the planner's own polynomials but where knots
+#: closer than ``MIN_KNOT_SPACING_S`` were merged, which moves it by 5e-8 rad at most
+#: (an acceleration step of 5 rad/s^2 over 1e-4 s); twenty times that.
+CLEARANCE = 1e-6
 
 
 class Bounds(NamedTuple):
@@ -220,7 +226,7 @@ def _many_excursion(points: Samples, accelerations: bool, bounds: Bounds, veloci
         suspect = np.flatnonzero((hull.min(axis=0) < low_end) | (hull.max(axis=0) > high_end))
         for found in suspect:
             segment = int(found)
-            low, high, at = _extremes(hull[:, segment], float(seconds[segment]),
+            low, high, at = _extremes(hull[:, segment].tolist(), float(seconds[segment]),
                                       float(seconds[segment + 1] - seconds[segment]))
             if low < _at(low_end, segment) - ROUNDING:
                 worst = _worse(worst, Excursion(joint, low, _at(low_end, segment), at[0]))
@@ -299,6 +305,26 @@ def _held(p: npt.NDArray[np.float64], bounds: Bounds, joint: int,
 def _at(bound: Any, index: int) -> float:
     """Return ``bound`` at ``index``: an array's element, or the float itself."""
     return float(bound[index]) if np.ndim(bound) else float(bound)
+
+
+def check_planned(motion: Timed, bounds: Bounds) -> None:
+    """
+    Raise ``LimitRefusal`` if a motion planned from the arm's state leaves ``bounds``.
+
+    A motion whose extreme positions lie ``CLEARANCE`` inside the bounds
+    cannot leave them (its first point, the arm's state, among them); any
+    other is checked point by point and segment by segment
+    (``check_motion``, from its first point).
+    """
+    found = extrema_of(motion)
+    if found is not None:
+        (low1, low2), (high1, high2) = found
+        lower, upper = bounds.lower, bounds.upper
+        if (low1 >= lower[0] + CLEARANCE and low2 >= lower[1] + CLEARANCE
+                and high1 <= upper[0] - CLEARANCE and high2 <= upper[1] - CLEARANCE):
+            return
+    points = motion.points()
+    check_motion(points, motion.needs_accelerations, bounds, first(points))
 
 
 def check_motion(points: Samples, accelerations: bool, bounds: Bounds,

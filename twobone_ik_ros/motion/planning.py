@@ -111,6 +111,16 @@ class Timed(Protocol):
         """Return the points a controller interpolates exactly (see the module docstring)."""
 
 
+#: The least and greatest position of each joint over a motion: ((low1, low2), (high1, high2)).
+Extrema = Tuple[Angles, Angles]
+
+
+def extrema_of(motion: Timed) -> Optional[Extrema]:
+    """Return a motion's extreme positions where it knows them in closed form (else None)."""
+    known = getattr(motion, 'extrema', None)
+    return known() if known is not None else None
+
+
 class Motion:
     """A planned move: its state at any time, and the points a controller needs."""
 
@@ -124,6 +134,11 @@ class Motion:
         #: jerk-limited: the acceleration is continuous, one value at each point
         self.needs_accelerations = needs_accelerations
         self._points: Optional[Samples] = None  # made by the first ``points`` (checked, sent)
+
+    def extrema(self) -> Extrema:
+        """Return each joint's least and greatest position over the move (ruckig's)."""
+        first, second = self._trajectory.position_extrema
+        return (first.min, second.min), (first.max, second.max)
 
     def at(self, seconds: float) -> ArmState:
         """Return the state ``seconds`` after the start; the goal, at rest, from the end on."""
@@ -161,10 +176,14 @@ class Motion:
 
     def samples(self, seconds: Sequence[float]) -> Samples:
         """Return the motion at ``seconds`` (the last at or past the end: the goal, at rest)."""
+        at_time, end, goal = self._trajectory.at_time, self.duration, self.goal
         rows = []
-        for t in seconds:
-            state = self.at(t)
-            rows.append((*state.position, *state.velocity, *state.acceleration))
+        for t in seconds:  # ``at`` unrolled: a move's points are most of its cost
+            if t >= end:
+                rows.append((goal[0], goal[1], 0.0, 0.0, 0.0, 0.0))
+            else:
+                p, v, a = at_time(t if t > 0.0 else 0.0)
+                rows.append((p[0], p[1], v[0], v[1], a[0], a[1]))
         table = np.array(rows, dtype=np.float64).reshape(-1, 6)
         times = np.array(seconds, dtype=np.float64)
         return Samples(np.round(times * _NS).astype(np.int64), table[:, 0:2], table[:, 2:4],
@@ -198,6 +217,15 @@ class Chain:
     def goal(self) -> Angles:
         """Return where the last piece ends."""
         return self.pieces[-1].goal
+
+    def extrema(self) -> Optional[Extrema]:
+        """Return the pieces' extreme positions together (None where one piece has none)."""
+        found = [extrema_of(piece) for piece in self.pieces]
+        if any(one is None for one in found):
+            return None
+        lows, highs = zip(*found)  # type: ignore[misc]
+        return ((min(low[0] for low in lows), min(low[1] for low in lows)),
+                (max(high[0] for high in highs), max(high[1] for high in highs)))
 
     def at(self, seconds: float) -> ArmState:
         """Return the state ``seconds`` after the start; the last piece's end after the end."""
@@ -243,6 +271,10 @@ class Still:
     def at(self, seconds: float) -> ArmState:
         """Return the position, at rest, whenever."""
         return ArmState(self.goal)
+
+    def extrema(self) -> Extrema:
+        """Return the position as both extremes."""
+        return self.goal, self.goal
 
     def points(self) -> Samples:
         """Return the position twice, at rest."""

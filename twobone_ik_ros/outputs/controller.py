@@ -36,7 +36,7 @@ from sensor_msgs.msg import JointState
 from twobone_ik_ros.model.parameters import IKConfig
 from twobone_ik_ros.motion.feedback import ArmReport, Move
 from twobone_ik_ros.motion.joint_paths import Angles, PathPlan
-from twobone_ik_ros.motion.limit_check import first, LimitRefusal
+from twobone_ik_ros.motion.limit_check import check_planned, LimitRefusal
 from twobone_ik_ros.motion.path_timing import load_path_timing, PathMotion, run_path, time_poses
 from twobone_ik_ros.motion.planning import Planner, Still, Timed, Unplanned
 from twobone_ik_ros.motion.tracking import ArmTracker, JointReader
@@ -174,8 +174,7 @@ class ControllerOutput(OutputMode):
 
     def _check_planned(self, motion: Timed) -> None:
         """Refuse a motion planned from the arm's state, which is its first point."""
-        points = motion.points()
-        self._check(points, motion.needs_accelerations, first(points))
+        check_planned(motion, self._bounds)
 
     def _refused(self, goal: Angles, refusal: Exception) -> None:
         """Count a move to ``goal`` that the check refused, or ruckig did not plan; warn."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import struct
-from typing import Any, List, Optional, Sequence
+from typing import Any, List, Mapping, Optional, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -98,16 +98,15 @@ class TrajectoryWriter:
         head = self._head
         if stamp_ns:
             head = head[:_E] + STAMP.pack(*divmod(stamp_ns, _NS)) + head[_E + STAMP.size:]
-        seconds, nanoseconds = np.divmod(np.asarray(times_ns, dtype=np.int64), _NS)
         fields: List[Any] = [count]
         rows = [column.tolist() for column in columns]
         empty = [0] * (4 - len(rows))
-        for index, (sec, nanosec) in enumerate(zip(seconds.tolist(), nanoseconds.tolist())):
+        for index, time_ns in enumerate(np.asarray(times_ns, dtype=np.int64).tolist()):
             for values in rows:
                 fields.append(joints)
                 fields += values[index]
             fields += empty
-            fields += (sec, nanosec)
+            fields += divmod(time_ns, _NS)
         return head + _layout(len(head), count, joints, len(columns)).pack(*fields)
 
     def _records(self, columns: List[npt.NDArray[np.float64]], times_ns: npt.ArrayLike,
@@ -162,7 +161,8 @@ def _layout(head: int, count: int, joints: int, sequences: int) -> struct.Struct
     for _ in range(count):
         dtype = _point_dtype(here, joints, sequences)
         at = 0
-        for offset, name in sorted((spec[1], name) for name, spec in dtype.fields.items()):
+        fields: Mapping[str, Any] = dtype.fields or {}
+        for offset, name in sorted((spec[1], name) for name, spec in fields.items()):
             if offset > at:
                 parts.append(f'{offset - at}x')
             if name.startswith('values'):
