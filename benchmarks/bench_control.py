@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+"""
+A target's way to its controller: each controller output, beside a C++ relay that answers in the same message.
+
+Targets stream in at 100 Hz and at 1 kHz (teleoperation, a tracked object),
+each a retarget of the move under way: the arm this process plays follows
+what it was commanded (the last trajectory, evaluated now; the last command
+of the stream) and publishes its joint_states at 100 Hz, so the node plans
+every move from the motion it commanded.  For each output the IK node
+(``output:=<it>``) runs as a process of its own, and for the two topics a C++
+rclcpp relay beside it (``benchmarks/cpp_relay``, ``output:=<it>``) that
+solves each target by the law of cosines and publishes the same message (a
+one-point JointTrajectory; a Float64MultiArray): the floor for a node that
+answers in that message.  Both get each target in the same millisecond.
+The action's goals go to a minimal FollowJointTrajectory server of this
+process's own, which accepts each and succeeds at once.
+
+Per output, rate and system: p50 and p99 latency from the target's stamp
+to its message, CPU time of the serving process per target, and the
+targets lost and superseded, counted apart.  A trajectory (or a goal)
+answers the target whose solution it ends at (the relay's: its stamp); a
+stream answers with its next message: a target followed by another before
+any message came is superseded (a stream sends one message per controller
+cycle, so at 1 kHz most are), one that never gets any, lost.  The last line
+is for scripts:
+
+    trajectory_cpu_ratio=<node/C++ relay, joint_trajectory, 100 Hz>
+    stream_cpu_ratio=<node/C++ relay, forward_command, 100 Hz>   (on one line)
+
+Run ``scripts/bench bench_control [--rounds 3] [--write]`` (the venv; the C++
+relay needs rclcpp: TWOBONE_SHARED on Kilted, or a ROS install).
+"""
+
+# Copyright 2026 The twobone_ik_ros Authors
+# Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+# in compliance with the License. You may obtain a copy of the License at
+# http://www.apache.org/licenses/LICENSE-2.0 Unless required by applicable law or agreed to in
+# writing, software distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
+# language governing permissions and limitations under the License.
+
+import argparse
+import bisect
+import os
+import random
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_node import cpp_relay, cpu_seconds  # noqa: E402
+
+OUTPUTS = ('joint_trajectory', 'forward_command', 'follow_joint_trajectory')
+#: the outputs the C++ relay answers in (an action has no relay)
+RELAYED = ('joint_trajectory', 'forward_command')
+RATES = (100, 1000)
+JOINTS = ('shoulder_joint', 'elbow_joint')
+STATE_RATE_HZ = 100.0
+#: the node's limits: fast enough that a move is mostly under way when the next target comes
+NODE_PARAMETERS = ('max_joint_velocity:=3.0', 'max_joint_acceleration:=20.0',
+                   'arm_state_timeout:=3600.0', "robot_state_publisher:=''")
+
+
+def start(kind, output, executable=None):
+    """Start the IK node or the C++ relay for ``output`` in a namespace of its own."""
+    from twobone_ik_ros.tools.harness import RosProcess
+
+    ros_args = ['-r', f'__ns:=/control_{kind}', '-p', f'output:={output}']
+    if kind == 'cpp':
+        return RosProcess([executable, '--ros-args', *ros_args])
+    return RosProcess.python('twobone_ik_ros.node.node', ros_args=ros_args + [
+        argument for value in NODE_PARAMETERS for argument in ('-p', value)])
+
+
+class Arm:
+    """
+    The arm a system commands: follows its last trajectory or command, publishes its state.
+
+    Records each message's arrival (system clock, ns) with what answers:
+    the goal it ends at, or the stamp (the relay's trajectories), or the
+    message itself (a stream).
+    """
+
+    def __init__(self, node, kind, output):
+        """Subscribe to what ``kind`` publishes for ``output``; publish its joint_states."""
+        from sensor_msgs.msg import JointState
+        from std_msgs.msg import Float64MultiArray
+        from trajectory_msgs.msg import JointTrajectory
+
+        self.kind, self.output = kind, output
+        prefix = f'/control_{kind}'
+        self.lock = threading.Lock()
+        self.arrivals = []  # (arrival ns, key)
+        self._trajectory = None  # (start ns, [(seconds, positions)])
+        self.position = (0.0, 0.0)
+        self._state = JointState(name=list(JOINTS), position=[0.0, 0.0])
+        self._states = node.create_publisher(JointState, f'{prefix}/joint_states', 10)
+        self._node = node
+        if output == 'forward_command':
+            node.create_subscription(Float64MultiArray, f'{prefix}/commands', self._on_command,
+                                     1000)
+        elif output == 'joint_trajectory':
+            node.create_subscription(JointTrajectory, f'{prefix}/joint_trajectory',
+                                     self._on_trajectory, 1000)
+        node.create_timer(1.0 / STATE_RATE_HZ, self._publish_state)
+
+    def _on_command(self, msg):
+        now = time.time_ns()
+        self.position = (msg.data[0], msg.data[1])
+        with self.lock:
+            self.arrivals.append((now, None))
+
+    def _on_trajectory(self, msg):
+        self.take(msg, time.time_ns(), msg.header.stamp.sec * 1_000_000_000
+                  + msg.header.stamp.nanosec)
+
+    def take(self, trajectory, arrival, stamp_ns):
+        """Follow ``trajectory`` (from its stamp, now for 0) and record what it answers."""
+        points = [(p.time_from_start.sec + p.time_from_start.nanosec * 1e-9,
+                   tuple(p.positions)) for p in trajectory.points]
+        self._trajectory = (stamp_ns or arrival, points)
+        key = stamp_ns if self.kind == 'cpp' else points[-1][1]
+        with self.lock:
+            self.arrivals.append((arrival, key))
+
+    def _publish_state(self):
+        if self._trajectory is not None:
+            start, points = self._trajectory
+            seconds = (time.time_ns() - start) / 1e9
+            times = [t for t, _ in points]
+            index = bisect.bisect_right(times, seconds)
+            if index >= len(points):
+                self.position = points[-1][1]
+            elif index > 0:
+                (t0, p0), (t1, p1) = points[index - 1], points[index]
+                f = (seconds - t0) / (t1 - t0) if t1 > t0 else 1.0
+                self.position = tuple(a + f * (b - a) for a, b in zip(p0, p1))
+        self._state.header.stamp = self._node.get_clock().now().to_msg()
+        self._state.position = list(self.position)
+        self._states.publish(self._state)
+
+    def clear(self):
+        with self.lock:
+            del self.arrivals[:]
+
+    def taken(self):
+        with self.lock:
+            return list(self.arrivals)
+
+
+class GoalServer:
+    """A minimal FollowJointTrajectory server: each goal accepted, recorded, succeeded at once."""
+
+    def __init__(self, node, arm):
+        """Serve ``/control_node/follow_joint_trajectory`` for ``arm``."""
+        from control_msgs.action import FollowJointTrajectory
+        from rclpy.action import ActionServer, GoalResponse
+
+        self._kind = FollowJointTrajectory
+        self._arm = arm
+        self.server = ActionServer(
+            node, FollowJointTrajectory, '/control_node/follow_joint_trajectory',
+            self._execute, goal_callback=self._on_goal)
+        self._accept = GoalResponse.ACCEPT
+
+    def _on_goal(self, goal):
+        self._arm.take(goal.trajectory, time.time_ns(), 0)
+        return self._accept
+
+    def _execute(self, handle):
+        handle.succeed()
+        return self._kind.Result()
+
+
+def run(arms, servers, rate, count, points, solutions):
+    """
+    Send ``count`` targets at ``rate`` Hz to every system at once; return what came back.
+
+    Per system: the latencies (ms) of the answered targets, the lost, the
+    superseded and the CPU seconds of its process from the first target to
+    the last answer (or 0.5 s after the last target, when some never came).
+    """
+    from geometry_msgs.msg import PointStamped
+
+    for arm in arms.values():
+        arm.clear()
+    kinds = list(arms)
+    cpu = {kind: cpu_seconds(servers[kind].pid) for kind in kinds}
+    sent = []
+    message = PointStamped()
+    message.header.frame_id = 'base_link'
+    start = time.perf_counter()
+    for i in range(count):
+        deadline = start + i / rate
+        while True:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                break
+            time.sleep(remaining if remaining > 0.0005 else 0)
+        x, y = points[i % len(points)]
+        message.point.x, message.point.y = x, y
+        stamp = time.time_ns()
+        message.header.stamp.sec, message.header.stamp.nanosec = divmod(stamp, 1_000_000_000)
+        for kind in kinds[i % len(kinds):] + kinds[:i % len(kinds)]:
+            arms[kind].publisher.publish(message)
+        sent.append((stamp, solutions[i % len(points)]))
+    time.sleep(0.5)  # the last answers
+    cpu = {kind: cpu_seconds(servers[kind].pid) - cpu[kind] for kind in kinds}
+    return {kind: answers(arms[kind], sent) + (cpu[kind],) for kind in kinds}
+
+
+def answers(arm, sent):
+    """Return (latencies ms, lost, superseded) of the targets ``sent`` (stamp, solution)."""
+    taken = arm.taken()
+    if arm.output == 'forward_command':  # the next message after each target
+        arrivals = [at for at, _ in taken]
+        latencies, lost, superseded = [], 0, 0
+        for index, (stamp, _) in enumerate(sent):
+            after = bisect.bisect_right(arrivals, stamp)
+            if after >= len(arrivals):
+                lost += 1
+            elif index + 1 < len(sent) and arrivals[after] > sent[index + 1][0]:
+                superseded += 1
+            else:
+                latencies.append((arrivals[after] - stamp) / 1e6)
+        return latencies, lost, superseded
+    by_key = {}  # each answer's arrivals, in order (a target's solution comes again later)
+    for at, key in taken:
+        by_key.setdefault(key, []).append(at)
+    latencies = []
+    for stamp, solution in sent:
+        arrivals = by_key.get(stamp if arm.kind == 'cpp' else solution, [])
+        after = bisect.bisect_left(arrivals, stamp)
+        if after < len(arrivals):
+            latencies.append((arrivals[after] - stamp) / 1e6)
+    return latencies, len(sent) - len(latencies), 0
+
+
+def main():
+    from twobone_ik_ros.solver import TwoBoneIK
+    from twobone_ik_ros.tools.harness import benchmark_options, percentile, results, spinning
+    from twobone_ik_ros.tools.harness import wait_for
+
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--rounds', type=int, default=3, help='rounds per output and rate')
+    parser.add_argument('--seconds', type=float, default=3.0, help='of targets per round')
+    parser.add_argument('--outputs', nargs='+', choices=OUTPUTS, default=OUTPUTS)
+    options = benchmark_options(parser, lambda _: None)
+    if options is None:
+        return
+    rng = random.Random(2026)
+    points = [(rng.uniform(0.4, 1.2), rng.uniform(-0.8, 0.8)) for _ in range(997)]
+    solver = TwoBoneIK(1.0, 0.7)
+    solutions = [(r.theta1, r.theta2) for r in (solver.solve(x, y) for x, y in points)]
+    executable, why_not = cpp_relay()
+    table = []
+    for output in options.outputs:
+        kinds = ('node', 'cpp') if executable and output in RELAYED else ('node',)
+        servers = {kind: start(kind, output, executable) for kind in kinds}
+        try:
+            with spinning(f'bench_control_{output}') as node:
+                from geometry_msgs.msg import PointStamped
+                arms = {kind: Arm(node, kind, output) for kind in kinds}
+                goals = GoalServer(node, arms['node']) if output not in RELAYED else None
+                for kind, arm in arms.items():
+                    arm.publisher = node.create_publisher(
+                        PointStamped, f'/control_{kind}/target', 10)
+                wait_for(lambda: all(arm.publisher.get_subscription_count() for arm in
+                                     arms.values()), 60, f'{output}: the systems did not come')
+                time.sleep(1.0)  # the node hears the arm
+                run(arms, servers, 100, 50, points, solutions)  # warm-up
+                for rate in RATES:
+                    pooled = {kind: [[], 0, 0, 0.0] for kind in kinds}
+                    count = int(rate * options.seconds)
+                    for _ in range(options.rounds):
+                        for kind, (latencies, lost, superseded, cpu) in run(
+                                arms, servers, rate, count, points, solutions).items():
+                            pooled[kind][0] += latencies
+                            pooled[kind][1] += lost
+                            pooled[kind][2] += superseded
+                            pooled[kind][3] += cpu
+                    for kind, (latencies, lost, superseded, cpu) in pooled.items():
+                        table.append((output, rate, kind, percentile(latencies, 0.5),
+                                      percentile(latencies, 0.99), lost, superseded,
+                                      cpu / (count * options.rounds) * 1e6))
+                del goals
+        finally:
+            for server in servers.values():
+                server.stop()
+    with results('bench_control', options):
+        if why_not:
+            print(f'no C++ relay: {why_not}')
+        print(f'{options.rounds} rounds of {options.seconds:g} s of targets per output, rate '
+              'and system; each target a retarget of the move under way')
+        print(f'{"output":>24s} {"rate Hz":>7s} {"system":>6s} {"p50 ms":>7s} {"p99 ms":>7s} '
+              f'{"lost":>5s} {"superseded":>10s} {"CPU us/target":>13s}')
+        for output, rate, kind, p50, p99, lost, superseded, cpu in table:
+            print(f'{output:>24s} {rate:7d} {kind:>6s} {p50:7.3f} {p99:7.3f} {lost:5d} '
+                  f'{superseded:10d} {cpu:13.1f}')
+        cpu = {(output, rate, kind): value for output, rate, kind, *_, value in table}
+
+        def ratio(output):
+            relay = cpu.get((output, 100, 'cpp'))
+            return f'{cpu[(output, 100, "node")] / relay:.3f}' if relay else 'none'
+        print(f'trajectory_cpu_ratio={ratio("joint_trajectory")} '
+              f'stream_cpu_ratio={ratio("forward_command")}', flush=True)
+
+
+if __name__ == '__main__':
+    main()
