@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """
-A target's way to its controller: each controller output, beside a C++ relay that answers in the same message.
+A target's way to its controller: each controller output beside a C++ relay (the same message).
 
 Targets stream in at 100 Hz and at 1 kHz (teleoperation, a tracked object),
 each a retarget of the move under way: the arm this process plays follows
@@ -50,7 +50,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_node import cpp_relay, cpu_seconds  # noqa: E402
+from bench_node import cpp_relay, cpu_seconds, wait_until  # noqa: E402
 
 OUTPUTS = ('joint_trajectory', 'forward_command', 'follow_joint_trajectory')
 #: the outputs the C++ relay answers in (an action has no relay)
@@ -193,12 +193,7 @@ def run(arms, servers, rate, count, points, solutions):
     message.header.frame_id = 'base_link'
     start = time.perf_counter()
     for i in range(count):
-        deadline = start + i / rate
-        while True:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                break
-            time.sleep(remaining if remaining > 0.0005 else 0)
+        wait_until(start + i / rate)
         x, y = points[i % len(points)]
         message.point.x, message.point.y = x, y
         stamp = time.time_ns()

@@ -74,6 +74,15 @@ def relay_main():
     serve(make_relay)
 
 
+def wait_until(deadline):
+    """Sleep until ``time.perf_counter()`` reaches ``deadline`` (the last 0.5 ms spun)."""
+    while True:
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            return
+        time.sleep(remaining if remaining > 0.0005 else 0)
+
+
 def cpu_seconds(pid):
     """Return the user + system CPU time of a process so far, from /proc."""
     with open(f'/proc/{pid}/stat') as stat:
@@ -209,12 +218,7 @@ def run(clients, servers, rate, count, points):
     period = 1.0 / rate
     start = time.perf_counter()
     for i in range(count):
-        deadline = start + i * period
-        while True:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                break
-            time.sleep(remaining if remaining > 0.0005 else 0)
+        wait_until(start + i * period)
         x, y = points[i % len(points)]
         for kind in kinds[i % len(kinds):] + kinds[:i % len(kinds)]:
             client = clients[kind]

@@ -23,11 +23,11 @@ from twobone_ik_ros.motion.limit_check import Bounds
 from twobone_ik_ros.motion.planning import Samples
 
 
-@pytest.mark.parametrize('seed', range(6))
+@pytest.mark.parametrize('seed', range(2))
 def test_the_float_and_the_array_checks_agree_to_the_last_bit(seed):
     rng = np.random.default_rng(seed)
     found = 0
-    for _ in range(3000):
+    for _ in range(600):
         count = int(rng.integers(1, limit_check.FEW + 1))
         times = np.cumsum(rng.integers(1, 400_000_000, count)).astype(np.int64)
         positions = rng.uniform(-1.2, 1.2, (count, 2))
@@ -43,4 +43,4 @@ def test_the_float_and_the_array_checks_agree_to_the_last_bit(seed):
                 many = limit_check._many_excursion(*arguments)
                 assert few == many, (few, many, arguments)
                 found += few is not None
-    assert found > 1000  # most motions that wide leave the bounds somewhere
+    assert found > 600  # most motions that wide leave the bounds somewhere

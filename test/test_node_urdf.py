@@ -33,7 +33,7 @@ from rclpy.time import Time
 from ros_harness import NodeProcess, unique_name
 from std_msgs.msg import String
 from twobone_ik_ros.model.parameters import DEFAULTS, validate
-from urdf_arms import park, park_controllers, park_xacro, REFUSED
+from urdf_arms import park, park_controllers, park_xacro, pinocchio_points, REFUSED
 import yaml
 
 pinocchio = pytest.importorskip('pinocchio', reason='pinocchio (PyPI pin) is a test dependency')
@@ -56,18 +56,7 @@ class Pinocchio:
 
     def points(self, arm, positions):
         """Return the elbow link's and the tip's positions in the arm's base frame."""
-        model, data = self.model, self.data
-        q = pinocchio.neutral(model)
-        for name, angle in zip(arm.joints, positions):
-            joint = model.joints[model.getJointId(name)]
-            if joint.nq == 2:  # continuous: (cos, sin)
-                q[joint.idx_q:joint.idx_q + 2] = (math.cos(angle), math.sin(angle))
-            else:
-                q[joint.idx_q] = angle
-        pinocchio.framesForwardKinematics(model, data, q)
-        base = data.oMf[model.getFrameId(arm.base)]
-        return tuple(tuple(base.actInv(data.oMf[model.getFrameId(link)].translation))
-                     for link in (arm.elbow_link, arm.tip))
+        return pinocchio_points(self.model, self.data, arm, positions)
 
 
 def targets(arm, urdf, fk, rng, count=TARGETS):

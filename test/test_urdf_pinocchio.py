@@ -31,7 +31,7 @@ from ros_harness import NodeProcess, Probe, unique_name
 from twobone_ik_ros.model.parameters import DEFAULTS, validate
 from twobone_ik_ros.model.urdf import arm_urdf
 from twobone_ik_ros.solver import Status, TwoBoneIK
-from urdf_arms import ARMS as USER_ARMS, random_arm
+from urdf_arms import ARMS as USER_ARMS, pinocchio_points, random_arm
 
 pinocchio = pytest.importorskip('pinocchio', reason='pinocchio (PyPI pin) is a test dependency')
 pytestmark = pytest.mark.ros
@@ -89,23 +89,6 @@ def test_tool0_lands_on_each_target_for_the_published_angles(r1, r2, shoulder, e
         node.stop()
 
 
-def _pinocchio_points(arm, positions):
-    """Return the elbow link's and the tip's positions in the base frame, by pinocchio."""
-    model = pinocchio.buildModelFromXML(arm.urdf)
-    data = model.createData()
-    q = pinocchio.neutral(model)
-    for name, angle in zip(arm.joints, positions):
-        joint = model.joints[model.getJointId(name)]
-        if joint.nq == 2:  # a continuous joint: (cos, sin)
-            q[joint.idx_q:joint.idx_q + 2] = (math.cos(angle), math.sin(angle))
-        else:
-            q[joint.idx_q] = angle
-    pinocchio.framesForwardKinematics(model, data, q)
-    base = data.oMf[model.getFrameId(arm.base)]
-    return tuple(tuple(base.actInv(data.oMf[model.getFrameId(link)].translation))
-                 for link in (arm.elbow_link, arm.tip))
-
-
 def test_random_arms_answers_land_the_tip_on_the_target_by_pinocchio():
     """300 random 2R URDFs, 10 random reachable targets each: tip within 1e-9 m, by pinocchio."""
     rng = random.Random(55)
@@ -130,7 +113,9 @@ def test_random_arms_answers_land_the_tip_on_the_target_by_pinocchio():
                 assert result.reason.label == 'joint_limits'
                 continue
             elbow, tip = planar.forward(result.theta1, result.theta2)
-            by_pinocchio = _pinocchio_points(arm, (result.theta1, result.theta2))
+            model = pinocchio.buildModelFromXML(arm.urdf)
+            by_pinocchio = pinocchio_points(model, model.createData(), arm,
+                                            (result.theta1, result.theta2))
             worst_fk = max(worst_fk, math.dist(elbow, by_pinocchio[0]),
                            math.dist(tip, by_pinocchio[1]))
             worst_target = max(worst_target, math.dist(by_pinocchio[1], on_plane))

@@ -8,9 +8,10 @@ arm mounted rotated and translated inside a larger tree with a link after
 the tip and a third moving joint outside the chain).  ``REFUSED`` holds a
 description for each way the node refuses one, with the words its error
 must contain.  ``random_arm`` writes a random planar 2R arm (random
-origins, parallel axes of random sign, random offsets) for property tests.
-Nothing here imports the package: the URDFs are written from the
-conventions, not from the code under test.
+origins, parallel axes of random sign, random offsets) for property tests,
+``park`` every arm in one tree, and ``pinocchio_points`` an independent
+forward kinematics.  Nothing here imports the package: the URDFs are written
+from the conventions, not from the code under test.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -368,3 +369,25 @@ def park_controllers(arms):
         sections[f'/**/park_forward_{index}'] = {'ros__parameters': {
             'joints': list(arm.joints), 'interface_name': 'position'}}
     return {'/**/controller_manager': {'ros__parameters': manager}, **sections}
+
+
+def pinocchio_points(model, data, arm, positions):
+    """
+    Return the elbow link's and the tip's positions in the arm's base frame, by pinocchio.
+
+    ``model`` and ``data`` are pinocchio's of the arm's URDF; ``positions``
+    its two joints', set as pinocchio sets each kind of joint (a continuous
+    one as its cosine and sine).
+    """
+    import pinocchio
+    q = pinocchio.neutral(model)
+    for name, angle in zip(arm.joints, positions):
+        joint = model.joints[model.getJointId(name)]
+        if joint.nq == 2:
+            q[joint.idx_q:joint.idx_q + 2] = (math.cos(angle), math.sin(angle))
+        else:
+            q[joint.idx_q] = angle
+    pinocchio.framesForwardKinematics(model, data, q)
+    base = data.oMf[model.getFrameId(arm.base)]
+    return tuple(tuple(base.actInv(data.oMf[model.getFrameId(link)].translation))
+                 for link in (arm.elbow_link, arm.tip))

@@ -1,7 +1,10 @@
 """
 The arm as configured: the parameter table and its validation, and the URDF it implies.
 
-Also ``dependencies``, the controller outputs' libraries and how a user
+``parameters`` (the table, ``validate``), ``urdf`` (the node's own arm as a
+URDF), ``urdf_chain`` (a user's URDF read into the chain between two links)
+and ``planar_arm`` (that chain as the solver's plane, lengths and joint
+map); also ``dependencies``, the controller outputs' libraries and how a user
 gets them, and ``tally``, the counts by reason that the node and the arm
 side both report on ``/diagnostics``.
 

@@ -14,10 +14,12 @@ mixed with what the node commanded (a paused simulator, a lagging controller
 or an arm already at its goal is not moving as the command does): its
 position; its velocity where the joint states carry one, else the one its
 last two positions give over their stamps (``MeasuredVelocity``: an arm
-measured still is at rest, a jump is no velocity); no acceleration (joint
-states carry none).  A measurement gone stale (``forget_measurement``) gives
-way to the last move; with no move planned since the arm was heard (its
-first move was one point, sent before its state was known), it stays the
+measured still is at rest, a jump is no velocity; an arm at the end of the
+move the node planned, within the window, is at rest: its last step is not a
+velocity it still has); no acceleration (joint states carry none).  A
+measurement gone stale (``forget_measurement``) gives way to the last move;
+with no move planned since the arm was heard (its first move was one point,
+sent before its state was known), it stays the
 start, at rest: once the node has heard the arm, every move is planned and
 stamped.
 
@@ -99,6 +101,7 @@ class ArmTracker:
         self.measured: Optional[Angles] = None
         self.measured_velocity: Optional[Angles] = None
         self._velocity = MeasuredVelocity()  # where the joint states carry none
+        self._velocity_estimated = False  # the last measured velocity is ``_velocity``'s
         self._last_heard: Optional[Angles] = None  # kept when the measurement goes stale
         #: moves planned as a stop and a move from rest (``move``)
         self.braked = 0
@@ -141,6 +144,7 @@ class ArmTracker:
         """
         estimate = self._velocity.estimate(position, stamp_ns, self.planner.limits.velocity)
         self.measured = self._last_heard = position
+        self._velocity_estimated = velocity is None
         self.measured_velocity = velocity if velocity is not None else estimate
 
     @property
@@ -162,14 +166,18 @@ class ArmTracker:
         """Return where the next move starts (see the module docstring); None if unknown."""
         commanded = self.commanded(now_ns)
         measured = self.measured
-        if commanded is not None and self.moving(now_ns) and (
-                measured is None or _within(measured, commanded.position,
-                                            TRACKING_WINDOW_S * self.planner.limits.velocity)):
+        follows = commanded is not None and (measured is None or _within(
+            measured, commanded.position, TRACKING_WINDOW_S * self.planner.limits.velocity))
+        if follows and self.moving(now_ns):
             return commanded
         if measured is None:
             if commanded is None and self._last_heard is not None:
                 return ArmState(self._last_heard)
             return commanded
+        if follows and self._velocity_estimated:
+            # at the end of the move the node planned: at rest (the last two positions are
+            # its last step, not a velocity it still has)
+            return ArmState(measured)
         return ArmState(measured, self.measured_velocity or _AT_REST)
 
     def move(self, goal: Angles, now_ns: int, check: Check) -> Optional[Timed]:

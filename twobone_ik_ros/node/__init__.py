@@ -1,10 +1,13 @@
 """
 The IK node (``node``) and what it alone uses.
 
-``node`` is the wiring; targets in other frames (``frames``), RViz markers
-(``markers``), counters and diagnostics (``diagnostics``), throttled
-warnings (``warnings``), robot_state_publisher's model (``robot_model``),
-path following (``paths``) and the callback guard (``guard``) are its parts.
+``node`` is the wiring; its parts: targets in (``targets``) and in other
+frames (``frames``), paths (``paths``), the parameters' declarations
+(``declarations``), a user's robot_description in (``description``),
+robot_state_publisher's model of the node's own arm (``robot_model``), RViz
+markers (``markers``, drawn when due by ``drawing``), counters and
+diagnostics (``diagnostics``), throttled warnings (``throttle``) and the
+callback guard (``guard``).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
