@@ -287,8 +287,8 @@ def main():
     with results('bench_control', options):
         if why_not:
             print(f'no C++ relay: {why_not}')
-        print(f'{options.rounds} rounds of {options.seconds:g} seconds of targets per output, rate '
-              'and system; each target a retarget of the move under way')
+        print(f'{options.rounds} rounds of {options.seconds:g} seconds of targets per output, '
+              'rate and system; each target a retarget of the move under way')
         print(f'{"output":>24s} {"rate Hz":>7s} {"system":>6s} {"p50 ms":>7s} {"p99 ms":>7s} '
               f'{"lost":>5s} {"superseded":>10s} {"CPU us/target":>13s}')
         for output, rate, kind, p50, p99, lost, superseded, cpu in table:
