@@ -28,7 +28,8 @@ from rclpy.parameter import Parameter
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 from ros_harness import (all_finite, assert_stopped, hung_in_rclpy, MESSAGE_INFO, NodeProcess,
                          Probe, RobotStatePublisher, unique_name)
-from twobone_ik_ros.model.parameters import DEFAULTS, validate_change
+from twobone_ik_ros.model.config import validate_change
+from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.model.urdf import arm_urdf
 from twobone_ik_ros.node.diagnostics import REJECT_REASONS
 from twobone_ik_ros.ros.process import STOP_HUNG_EXIT_CODE, STOP_TIMEOUT
@@ -81,7 +82,7 @@ def node(node_and_probe):
     return node_and_probe[0]
 
 
-def test_08_integer_lengths_from_the_command_line_are_stored_as_doubles(probe):
+def test_integer_lengths_from_the_command_line_are_stored_as_doubles(probe):
     parameters = probe.get_parameters('r1', 'r2', 'elbow', 'joint_names')
     for name, value in (('r1', R1), ('r2', R2)):
         assert parameters[name].type_ == Parameter.Type.DOUBLE
@@ -90,7 +91,7 @@ def test_08_integer_lengths_from_the_command_line_are_stored_as_doubles(probe):
     assert parameters['joint_names'].value == ['shoulder_joint', 'elbow_joint']
 
 
-def test_08_an_integer_set_at_runtime_is_stored_as_a_double(probe):
+def test_an_integer_set_at_runtime_is_stored_as_a_double(probe):
     assert probe.set_parameters(r1=3)[0].successful  # ros2 param set /twobone_ik r1 3
     r1 = probe.get_parameters('r1')['r1']
     assert r1.type_ == Parameter.Type.DOUBLE and r1.value == 3.0
@@ -259,7 +260,7 @@ def test_markers_have_stable_ids_and_are_visible(probe):
     assert all(m.color.a > 0 and m.header.frame_id == 'base_link' for m in latest)
 
 
-def test_05_a_late_subscriber_gets_the_arm_target_and_workspace_at_once(probe):
+def test_a_late_subscriber_gets_the_arm_target_and_workspace_at_once(probe):
     answer = probe.solve(1.5, 1.0, 14)
     probe.spin_for(0.5)  # the markers went out; nothing changes from here on
     late = Probe(namespace=probe.namespace, name='late_viewer')
@@ -276,7 +277,7 @@ def test_05_a_late_subscriber_gets_the_arm_target_and_workspace_at_once(probe):
         late.close()
 
 
-def test_13_after_a_quick_sequence_the_node_keeps_sending_the_last_solution(probe):
+def test_after_a_quick_sequence_the_node_keeps_sending_the_last_solution(probe):
     rng = random.Random('quick')
     targets = [random_reachable(rng, R1, R2) for _ in range(20)]
     for stamp, target in enumerate(targets, start=100):
@@ -293,7 +294,7 @@ def test_13_after_a_quick_sequence_the_node_keeps_sending_the_last_solution(prob
 
 
 @pytest.mark.ros_cpp
-def test_06_runtime_changes_reach_robot_state_publisher(probe, tmp_path):
+def test_runtime_changes_reach_robot_state_publisher(probe, tmp_path):
     rsp = RobotStatePublisher(probe.namespace, arm_urdf(R1, R2), tmp_path)
     try:
         rsp_name = f'{probe.namespace}/robot_state_publisher'
@@ -309,14 +310,14 @@ def test_06_runtime_changes_reach_robot_state_publisher(probe, tmp_path):
         assert rsp.stop() == 0, rsp.output()
 
 
-def test_06_without_robot_state_publisher_the_change_still_applies_and_says_so(probe):
+def test_without_robot_state_publisher_the_change_still_applies_and_says_so(probe):
     assert probe.set_parameters(r1=1.5)[0].successful
     assert probe.spin_until(lambda: probe.latest_diagnostics()[1]['param.robot_description']
                             == 'not sent: no robot_state_publisher', 15.0)
     assert probe.latest_diagnostics()[1]['param.r1'] == '1.5'
 
 
-def test_12_the_target_qos_can_be_overridden_by_parameters():
+def test_the_target_qos_can_be_overridden_by_parameters():
     namespace = '/' + unique_name('qos')
     process, probe = start_node(
         '-p', f'qos_overrides.{namespace}/target.subscription.reliability:=best_effort',
@@ -453,7 +454,9 @@ def test_flood_of_20000_with_a_third_bad_leaves_the_node_alive_and_counting(prob
     assert counts['rejected'] == sum(counts[f'rejected.{r}'] for r in REJECT_REASONS)
     assert counts['rejected'] == counts['rejected.non_finite']
     assert node.process.poll() is None
-    assert probe.solve(1.0, 1.0, 17) is not None  # still answering
+    # still answering; on Humble (no sequence numbers to wait for) the flood's tail can still be
+    # on its way, repaired at the writer's heartbeats (every 3 s) on a busy machine, ahead of it
+    assert probe.solve(1.0, 1.0, 17, timeout=60.0) is not None
     assert all_finite(probe.joint_states + probe.elbows + probe.markers)
 
 
