@@ -61,7 +61,7 @@ def floor_main(count):
     from twobone_ik_ros.outputs.commands import joint_trajectory
     from twobone_ik_ros.tools.harness import serve
     from twobone_ik_ros.motion.joint_paths import plan_path
-    from twobone_ik_ros.model.parameters import DEFAULTS
+    from twobone_ik_ros.model.parameter_table import DEFAULTS
     from twobone_ik_ros.solver import TwoBoneIK
 
     planned = plan_path(TwoBoneIK(R1, R2), path_points(count), None, None,

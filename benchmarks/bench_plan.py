@@ -4,7 +4,7 @@ The cost of planning one controller move, against the node's per-target cost bef
 
 In one process, on the same targets, rounds interleaved:
 
-- baseline (the node per target before issue 19): solve the target, time
+- baseline (the node per target before it planned moves): solve the target, time
   the move by the velocity limit (``joint_paths.move_time``) and serialise the
   one-point JointTrajectory it published;
 - move: the same solve, then plan the move from the state the node tracks
@@ -44,7 +44,7 @@ from rclpy.serialization import serialize_message
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from twobone_ik_ros.model.parameters import DEFAULTS  # noqa: E402
+from twobone_ik_ros.model.parameter_table import DEFAULTS  # noqa: E402
 from twobone_ik_ros.motion.joint_paths import move_time  # noqa: E402
 from twobone_ik_ros.motion.limit_check import Bounds, check_planned  # noqa: E402
 from twobone_ik_ros.motion.planning import Limits, Planner  # noqa: E402

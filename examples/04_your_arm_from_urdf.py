@@ -21,7 +21,8 @@ goes to its projection onto the tool's plane.  No ROS needed.
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
 # language governing permissions and limitations under the License.
 
-from twobone_ik_ros.model.parameters import DEFAULTS, validate
+from twobone_ik_ros.model.config import validate
+from twobone_ik_ros.model.parameter_table import DEFAULTS
 
 URDF = """<?xml version="1.0"?>
 <robot name="rrbot">

@@ -40,8 +40,8 @@ from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from twobone_ik_ros.bringup.launch_config import (
-    ARGUMENT_NAMES, check_packages, CONTROL_DEFAULTS, control_plan, controller_joints,
-    declare_arguments, DEFAULT_CONTROLLERS, launch_values)
+    ARGUMENT_NAMES, check_packages, CONTROL_DEFAULTS, controller_joints, declare_arguments,
+    DEFAULT_CONTROLLERS, launch_values, resolve_control)
 import yaml
 
 PACKAGE = 'twobone_ik_ros'
@@ -59,27 +59,27 @@ def _joints_file(joints):
 
 
 def _launch_setup(context):
-    control = control_plan(launch_values(context), os.environ.get('ROS_DISTRO', ''))
+    control = resolve_control(launch_values(context), os.environ.get('ROS_DISTRO', ''))
     check_packages(control.packages)
     share = get_package_share_directory(PACKAGE)
     manager = control.controller_manager
     controllers_file = LaunchConfiguration('controllers_file').perform(context)
     parameters = [controllers_file or os.path.join(share, 'config', 'controllers.yaml')]
-    joints = controller_joints(control.plan)
+    joints = controller_joints(control.launch)
     if joints is not None and not controllers_file:  # the package's controllers, your joints
         parameters.append(_joints_file(joints))
     if control.description_parameter:
         parameters.append({'robot_description': ParameterValue(
-            control.plan.robot_description, value_type=str)})
+            control.launch.robot_description, value_type=str)})
     actions = [Node(
         package='controller_manager', executable='ros2_control_node',
-        namespace=control.plan.namespace, output='screen',
-        parameters=control.plan.with_clock(parameters),
+        namespace=control.launch.namespace, output='screen',
+        parameters=control.launch.with_clock(parameters),
     )]
     actions += [Node(
-        package='controller_manager', executable='spawner', namespace=control.plan.namespace,
+        package='controller_manager', executable='spawner', namespace=control.launch.namespace,
         output='screen', arguments=[controller, '--controller-manager', manager],
-        parameters=control.plan.with_clock([]),
+        parameters=control.launch.with_clock([]),
     ) for controller in control.spawn]
     actions.append(IncludeLaunchDescription(
         PythonLaunchDescriptionSource(os.path.join(share, 'launch', 'twobone_ik.launch.py')),

@@ -26,7 +26,7 @@ from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 from twobone_ik_ros.bringup.launch_config import (
-    declare_arguments, LAUNCH_ARGUMENTS, launch_values, plan)
+    declare_arguments, LAUNCH_ARGUMENTS, launch_values, resolve_launch)
 from twobone_ik_ros.tools.target_patterns import PATTERNS
 
 PACKAGE = 'twobone_ik_ros'
@@ -35,18 +35,18 @@ DEMO_DEFAULTS = {'rviz': 'true'}
 
 def _source(context):
     """Start the target source for the arm as the arm's launch file resolves it."""
-    the = plan(launch_values(context))
+    resolved = resolve_launch(launch_values(context))
     return [Node(
         package=PACKAGE, executable='target_publisher', name='target_publisher',
-        namespace=the.namespace, output='screen',
-        parameters=the.with_clock([{
+        namespace=resolved.namespace, output='screen',
+        parameters=resolved.with_clock([{
             'pattern': LaunchConfiguration('pattern').perform(context),
             'rate': float(LaunchConfiguration('rate').perform(context)),
-            'r1': the.config.r1,
-            'r2': the.config.r2,
-            'frame_id': the.config.frame,
+            'r1': resolved.config.r1,
+            'r2': resolved.config.r2,
+            'frame_id': resolved.config.frame,
         }]),
-        remappings=[('target', the.target_topic)])]
+        remappings=[('target', resolved.target_topic)])]
 
 
 def generate_launch_description():

@@ -28,7 +28,7 @@ from launch.actions import OpaqueFunction
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from twobone_ik_ros.bringup.launch_config import (
-    check_packages, declare_arguments, launch_values, LaunchError, plan)
+    check_packages, declare_arguments, launch_values, LaunchError, resolve_launch)
 
 PACKAGE = 'twobone_ik_ros'
 
@@ -48,43 +48,44 @@ def _shut_down_with_the_node(event, context):
 
 
 def _launch_setup(context):
-    the = plan(launch_values(context))
-    check_packages(the.packages)
-    config, namespace = the.config, the.namespace
+    resolved = resolve_launch(launch_values(context))
+    check_packages(resolved.packages)
+    config, namespace = resolved.config, resolved.namespace
     actions = [Node(
         package=PACKAGE, executable='twobone_ik_node', name='twobone_ik',
-        namespace=namespace, output='screen', parameters=the.with_clock(the.node_parameters),
-        remappings=list(the.remappings), on_exit=_shut_down_with_the_node,
+        namespace=namespace, output='screen',
+        parameters=resolved.with_clock(resolved.node_parameters),
+        remappings=list(resolved.remappings), on_exit=_shut_down_with_the_node,
     )]
-    if any(package == 'robot_state_publisher' for package, _ in the.packages):
+    if any(package == 'robot_state_publisher' for package, _ in resolved.packages):
         actions.append(Node(
             package='robot_state_publisher', executable='robot_state_publisher',
             name='robot_state_publisher', namespace=namespace, output='screen',
-            parameters=the.with_clock([{
-                'robot_description': ParameterValue(the.robot_description, value_type=str),
+            parameters=resolved.with_clock([{
+                'robot_description': ParameterValue(resolved.robot_description, value_type=str),
                 'frame_prefix': config.frame_prefix,
             }]),
         ))
-    if the.base_pose is not None:
-        parent, x, y, yaw = the.base_pose
+    if resolved.base_pose is not None:
+        parent, x, y, yaw = resolved.base_pose
         actions.append(Node(
             package='tf2_ros', executable='static_transform_publisher',
             name='base_placement', namespace=namespace, output='screen',
-            parameters=the.with_clock([]),
+            parameters=resolved.with_clock([]),
             arguments=['--x', repr(x), '--y', repr(y), '--yaw', repr(yaw),
                        '--frame-id', parent, '--child-frame-id', config.frame],
         ))
-    if any(package == 'rviz2' for package, _ in the.packages):
+    if any(package == 'rviz2' for package, _ in resolved.packages):
         rviz_config = os.path.join(get_package_share_directory(PACKAGE), 'rviz',
                                    'twobone_ik.rviz')
         # the .rviz file names the un-namespaced topics; point them at this arm
-        topics = {'/target': the.target_topic, '/markers': 'markers',
+        topics = {'/target': resolved.target_topic, '/markers': 'markers',
                   '/robot_description': 'robot_description'}
         # -f: the fixed frame, which RViz also stamps Publish Point clicks with
         actions.append(Node(
             package='rviz2', executable='rviz2', name='rviz2', namespace=namespace,
             output='screen', arguments=['-d', rviz_config, '-f', config.frame],
-            parameters=the.with_clock([]),
+            parameters=resolved.with_clock([]),
             remappings=[(old, _namespaced(namespace, new)) for old, new in topics.items()
                         if _namespaced(namespace, new) != old],
         ))

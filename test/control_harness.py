@@ -36,7 +36,7 @@ from ros_harness import answer, LaunchProcess, Probe, unique_name
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 from twobone_ik_ros.bringup.launch_config import DEFAULT_CONTROLLERS
-from twobone_ik_ros.model.parameters import DEFAULTS, Output
+from twobone_ik_ros.model.parameter_table import DEFAULTS, Output
 from twobone_ik_ros.solver import forward
 import yaml
 
@@ -104,7 +104,7 @@ class ControlledArm:
                      else node.count_publishers(self.topic) >= 2), 30.0), 'topics not matched'
             # the node has read the arm's state: its joint_states reader can match
             # joint_state_broadcaster after the arm first moves (the probe heard it), and
-            # until then a move is one point, stamped zero (issue 45)
+            # until then a move is one point, stamped zero
             self.probe.diagnostics_when(lambda values: values.get('arm_state') not in
                                         (None, 'none yet'), 30.0)
         except BaseException as error:  # whatever stops it coming up, nothing is left running
@@ -235,7 +235,7 @@ class ControlledArm:
         Sent again whenever the arm, not there yet, stood still for 3 s: the
         node's command writer can have matched our reader (``command``) before
         the controller's, and a volatile command published in between reaches
-        nobody; the node cannot tell (issue 20's ``no_controller``).  Whether
+        nobody; the node cannot tell (its ``no_controller`` cannot either).  Whether
         the arm moved is judged over a whole window, not from one state before
         the command: on ``joint_states`` the node's own states share the topic
         with joint_state_broadcaster's, and one of them, the last heard before

@@ -1,5 +1,5 @@
 """
-Knowing that the arm got there (issue 20), on the real controllers.
+Knowing that the arm got there, on the real controllers.
 
 ``control.launch.py`` for real: every target of a sequence is answered by
 exactly one ``reached`` with its stamp, on the topic outputs and the

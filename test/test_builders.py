@@ -12,8 +12,8 @@ import itertools
 import math
 
 import pytest
-from twobone_ik_ros.model.parameters import (
-    as_double, DEFAULTS, PARAMETERS, SPECS, validate, validate_change)
+from twobone_ik_ros.model.config import validate, validate_change
+from twobone_ik_ros.model.parameter_table import as_double, DEFAULTS, PARAMETERS, SPECS
 from twobone_ik_ros.model.planar_arm import PlanarArm
 from twobone_ik_ros.motion.feedback import ArmReport, MoveLedger
 from twobone_ik_ros.node.diagnostics import (

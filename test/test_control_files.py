@@ -22,8 +22,9 @@ import xml.etree.ElementTree as ElementTree
 from helpers import ROOT
 import pytest
 from twobone_ik_ros.bringup.launch_config import (
-    CONTROL_DEFAULTS, control_plan, controller_joints, LAUNCH_ARGUMENTS, LaunchError, plan)
-from twobone_ik_ros.model.parameters import DEFAULTS
+    CONTROL_DEFAULTS, controller_joints, LAUNCH_ARGUMENTS, LaunchError, resolve_control,
+    resolve_launch)
+from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.model.urdf import arm_urdf
 from urdf_arms import park
 import yaml
@@ -101,20 +102,21 @@ def test_controllers_yaml_defines_the_three_controllers_for_the_two_joints():
 ])
 def test_a_controller_output_is_remapped_to_a_named_controller_and_starts_no_state_publisher(
         output, controller, remapped):
-    the = plan(values(output=output, controller=controller), importable=everything)
-    assert the.remappings == (('target', 'target'),) + remapped
-    assert 'robot_state_publisher' not in {package for package, _ in the.packages}
-    asked = plan(values(output=output, robot_state_publisher='true'), importable=everything)
+    resolved = resolve_launch(values(output=output, controller=controller), importable=everything)
+    assert resolved.remappings == (('target', 'target'),) + remapped
+    assert 'robot_state_publisher' not in {package for package, _ in resolved.packages}
+    asked = resolve_launch(values(output=output, robot_state_publisher='true'),
+                           importable=everything)
     assert 'robot_state_publisher' in {package for package, _ in asked.packages}
-    assert dict(the.remappings)['target'] == 'target'
+    assert dict(resolved.remappings)['target'] == 'target'
 
 
 def test_joint_states_output_keeps_the_display_set_up():
-    the = plan(values())
-    assert the.remappings == (('target', 'target'),)
-    assert 'robot_state_publisher' in {package for package, _ in the.packages}
-    assert '<ros2_control' not in the.robot_description
-    assert '<ros2_control' in plan(values(ros2_control='true')).robot_description
+    resolved = resolve_launch(values())
+    assert resolved.remappings == (('target', 'target'),)
+    assert 'robot_state_publisher' in {package for package, _ in resolved.packages}
+    assert '<ros2_control' not in resolved.robot_description
+    assert '<ros2_control' in resolve_launch(values(ros2_control='true')).robot_description
 
 
 @pytest.mark.parametrize('output, spawned', [
@@ -122,17 +124,17 @@ def test_joint_states_output_keeps_the_display_set_up():
     ('follow_joint_trajectory', 'joint_trajectory_controller'),
     ('forward_command', 'forward_position_controller')])
 def test_control_launch_starts_the_broadcaster_and_the_commanded_controller(output, spawned):
-    control = control_plan(values(**dict(CONTROL_DEFAULTS, output=output)), 'jazzy', everything)
+    control = resolve_control(values(**dict(CONTROL_DEFAULTS, output=output)), 'jazzy', everything)
     assert control.spawn == ('joint_state_broadcaster', spawned)
     assert control.controller == spawned  # passed on: the node commands it
     topic = 'commands' if output == 'forward_command' else output
-    assert (topic, f'{spawned}/{topic}') in control.plan.remappings
+    assert (topic, f'{spawned}/{topic}') in control.launch.remappings
     assert control.controller_manager == '/controller_manager'
     assert control.packages[0][0] == 'controller_manager'
-    assert '<ros2_control' in control.plan.robot_description
+    assert '<ros2_control' in control.launch.robot_description
     assert not control.description_parameter
-    assert control_plan(values(**CONTROL_DEFAULTS), 'humble').description_parameter
-    namespaced = control_plan(values(**dict(CONTROL_DEFAULTS, namespace='left')), 'rolling')
+    assert resolve_control(values(**CONTROL_DEFAULTS), 'humble').description_parameter
+    namespaced = resolve_control(values(**dict(CONTROL_DEFAULTS, namespace='left')), 'rolling')
     assert namespaced.controller_manager == '/left/controller_manager'
 
 
@@ -140,7 +142,7 @@ def test_control_launch_starts_the_broadcaster_and_the_commanded_controller(outp
                                    {'robot_state_publisher': 'false'}])
 def test_control_launch_refuses_what_cannot_drive_the_arm(given):
     with pytest.raises(LaunchError):
-        control_plan(values(**dict(CONTROL_DEFAULTS, **given)), 'jazzy')
+        resolve_control(values(**dict(CONTROL_DEFAULTS, **given)), 'jazzy')
 
 
 def test_control_launch_takes_a_descriptions_own_ros2_control_block_and_its_joints(tmp_path):
@@ -150,9 +152,9 @@ def test_control_launch_takes_a_descriptions_own_ros2_control_block_and_its_join
     path.write_text(urdf)
     given = dict(CONTROL_DEFAULTS, description_file=str(path), tip_link=arm.tip,
                  base_frame=arm.base)
-    control = control_plan(values(**given), 'jazzy')
-    assert control.plan.robot_description.count('<ros2_control') == 1  # the file's, not ours
-    assert controller_joints(control.plan) == arm.joints
+    control = resolve_control(values(**given), 'jazzy')
+    assert control.launch.robot_description.count('<ros2_control') == 1  # the file's, not ours
+    assert controller_joints(control.launch) == arm.joints
     path.write_text(urdf.split('  <ros2_control')[0] + '</robot>\n')
     with pytest.raises(LaunchError, match='has no <ros2_control> block'):
-        control_plan(values(**given), 'jazzy')
+        resolve_control(values(**given), 'jazzy')

@@ -50,7 +50,7 @@ def test_cycles_that_woke_up_most_of_a_period_late_do_not_move_the_grid(phase, l
     """
     A cycle late by more than half a period, wrapped, looks early: it must not be the grid.
 
-    Issue 45: one such cycle moved the grid by up to half a period for the
+    Taken for the grid, one such cycle moved it by up to half a period for the
     next WINDOW cycles, and with it the time each streamed position is for
     (a jump where it came and where it went).  Up to a tenth of the window,
     even the last stamp heard, may be that late, by up to 0.99 of a period.
@@ -127,7 +127,7 @@ def test_a_command_is_for_the_next_cycle_even_when_its_timer_fired_late(before):
     """
     Published just before a cycle, a command is for that cycle, not the one after.
 
-    Issue 45: a late tick that carried the cycle after, and still came in
+    A late tick that carried the cycle after, and still came in
     time, stepped the arm twice; carrying its own cycle it moves the arm as
     planned when it comes in time, and stands it still a cycle when it does
     not, as any late command does.

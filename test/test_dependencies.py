@@ -25,7 +25,7 @@ import sys
 import xml.etree.ElementTree as ElementTree
 
 from helpers import ROOT
-from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS, plan
+from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS, resolve_launch
 from twobone_ik_ros.model.dependencies import LIBRARIES
 
 #: Python module -> rosdep key, beyond the libraries' table (ROS packages are
@@ -84,7 +84,7 @@ def declared(tag):
 def started_by_launch_files():
     values = {arg.name: arg.default for arg in LAUNCH_ARGUMENTS}
     values.update(rviz='true', robot_state_publisher='true', parent_frame='world')
-    return {package for package, _ in plan(values).packages} - {'twobone_ik_ros'}
+    return {package for package, _ in resolve_launch(values).packages} - {'twobone_ik_ros'}
 
 
 RUN_TIME = ['twobone_ik_ros/**/*.py', 'launch/*.py']

@@ -120,7 +120,7 @@ KINDS = {'double': 'double', 'string': 'string', 'string_array': 'string[2]',
 
 
 def test_the_parameter_table_is_the_codes():
-    from twobone_ik_ros.model.parameters import PARAMETERS
+    from twobone_ik_ros.model.parameter_table import PARAMETERS
     rows = {row[0].strip('`'): row for row in table('README.md', '| parameter |')}
     assert list(rows) == [spec.name for spec in PARAMETERS]
     for spec in PARAMETERS:
@@ -164,7 +164,7 @@ RCLPY_PARAMETERS = ('use_sim_time',)
 @pytest.mark.ros
 def test_every_ros2_launch_and_ros2_run_names_what_exists_with_what_it_declares(
         ros_install, declared_arguments):
-    from twobone_ik_ros.model.parameters import PARAMETER_NAMES
+    from twobone_ik_ros.model.parameter_table import PARAMETER_NAMES
     declared = PARAMETER_NAMES + RCLPY_PARAMETERS
     checked = 0
     for page in PAGES:

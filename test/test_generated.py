@@ -24,9 +24,10 @@ import os
 from helpers import ROOT
 import pytest
 from twobone_ik_ros.bringup.generated import FILES
-from twobone_ik_ros.model.parameters import (
-    DEFAULTS, DESCRIPTION_PARAMETERS, IKConfig, InRange, MODEL_PARAMETERS, OneOf, PARAMETERS,
-    Runtime, SOLVER_PARAMETERS, validate)
+from twobone_ik_ros.model.checks import InRange, OneOf
+from twobone_ik_ros.model.config import IKConfig, validate
+from twobone_ik_ros.model.parameter_table import (
+    DEFAULTS, DESCRIPTION_PARAMETERS, MODEL_PARAMETERS, PARAMETERS, Runtime, SOLVER_PARAMETERS)
 from twobone_ik_ros.model.urdf import config_urdf
 from twobone_ik_ros.outputs.base import arm_limits
 

@@ -9,7 +9,7 @@ computes it (``controller_model``: every millisecond and at every point), as
 is a move's.  Property tests draw the arm, its limits (within +-pi and
 multi-turn), its speeds, the arm's state (mid-way through a move planned
 within the limits) and the paths; the largest excursion past a limit they
-measure is printed, and must be 0.  The circle of issue 36 is followed under
+measure is printed, and must be 0.  A full circle round the base is followed under
 both policies.
 """
 
@@ -36,7 +36,7 @@ from twobone_ik_ros.solver import forward, TwoBoneIK
 
 PI = math.pi
 TWO_PI = 2.0 * PI
-#: the circle of issue 36: 1000 poses of radius 1.1 around the base, the arm at (0, -1)
+#: a full circle: 1000 poses of radius 1.1 around the base, the arm at (0, -1)
 CIRCLE = 1.1 * np.column_stack((np.cos(np.linspace(0.0, TWO_PI, 1000)),
                                 np.sin(np.linspace(0.0, TWO_PI, 1000))))
 AT_REST = ArmState((0.0, -1.0))

@@ -28,7 +28,8 @@ import pytest
 from ros_harness import (
     assert_nothing_left, processes_mentioning, require_ros_tools, unique_name)
 from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS
-from twobone_ik_ros.model.parameters import DEFAULTS, validate, validate_change
+from twobone_ik_ros.model.config import validate, validate_change
+from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.model.urdf import arm_urdf
 import yaml
 
@@ -53,7 +54,7 @@ def show_args(launches, launch_file):
     return launch.output()
 
 
-def test_10_python_and_xml_files_show_the_same_arguments_choices_and_descriptions(launches):
+def test_python_and_xml_files_show_the_same_arguments_choices_and_descriptions(launches):
     python = show_args(launches, 'twobone_ik.launch.py')
     xml = show_args(launches, 'twobone_ik.launch.xml')
     assert python == xml
@@ -73,8 +74,8 @@ def test_demo_launch_shows_the_arm_arguments_and_its_own(launches):
                                          'demo.launch.py'])
 @pytest.mark.parametrize('argument, value', [('r1', '-1'), ('elbow', 'sideways'),
                                              ('base_frame', '/map')])
-def test_02_an_invalid_value_is_refused_before_anything_starts(launches, launch_file,
-                                                               argument, value):
+def test_an_invalid_value_is_refused_before_anything_starts(launches, launch_file,
+                                                            argument, value):
     namespace = unique_name('invalid')
     launch = launches(launch_file, f'{argument}:={value}', f'namespace:={namespace}', NO_RSP)
     code = launch.wait()
@@ -91,7 +92,7 @@ def test_02_an_invalid_value_is_refused_before_anything_starts(launches, launch_
 
 
 @pytest.mark.parametrize('launch_file', ['twobone_ik.launch.py', 'demo.launch.py'])
-def test_02_when_the_ik_node_dies_the_launch_ends_non_zero_and_nothing_is_left(
+def test_when_the_ik_node_dies_the_launch_ends_non_zero_and_nothing_is_left(
         launches, probe, launch_file):
     namespace = unique_name('dies')
     launch = launches(launch_file, f'namespace:={namespace}', NO_RSP)
@@ -110,7 +111,7 @@ def test_02_when_the_ik_node_dies_the_launch_ends_non_zero_and_nothing_is_left(
     ('rviz2', ['rviz:=true', NO_RSP], 'rviz:=false'),
     ('robot_state_publisher', ['robot_state_publisher:=true'], 'robot_state_publisher:=false'),
 ])
-def test_03_a_missing_package_is_named_with_its_switch_and_nothing_starts(
+def test_a_missing_package_is_named_with_its_switch_and_nothing_starts(
         launches, package, flags, argument):
     namespace = unique_name('missing')
     launch = launches('twobone_ik.launch.py', *flags, f'namespace:={namespace}',
@@ -122,7 +123,7 @@ def test_03_a_missing_package_is_named_with_its_switch_and_nothing_starts(
     assert_nothing_left(namespace)
 
 
-def test_04_rviz_fixed_frame_follows_base_frame(launches):
+def test_rviz_fixed_frame_follows_base_frame(launches):
     namespace = unique_name('rviz')
     launch = launches('twobone_ik.launch.py', 'rviz:=true', 'base_frame:=world', NO_RSP,
                       f'namespace:={namespace}', 'frame_prefix:=arm/')
@@ -144,8 +145,8 @@ def write_params(tmp_path, parameters, section='/**'):
 
 @pytest.mark.ros_cpp
 @pytest.mark.parametrize('launch_file', ['twobone_ik.launch.py', 'twobone_ik.launch.xml'])
-def test_01_params_file_values_apply_unless_given_as_arguments(launches, probe, tmp_path,
-                                                               launch_file):
+def test_params_file_values_apply_unless_given_as_arguments(launches, probe, tmp_path,
+                                                            launch_file):
     namespace = unique_name('params')
     params = write_params(tmp_path, {'r1': 1.5, 'elbow': 'down', 'unreachable': 'reject',
                                      'base_frame': 'world', 'r2': 0.5,
@@ -162,7 +163,7 @@ def test_01_params_file_values_apply_unless_given_as_arguments(launches, probe, 
     assert urdf == arm_urdf(1.5, 1.0, ('hip', 'knee'), base_frame='world')
 
 
-def test_01_with_neither_the_node_defaults_apply(launches, probe, tmp_path):
+def test_with_neither_the_node_defaults_apply(launches, probe, tmp_path):
     namespace = unique_name('defaults')
     params = write_params(tmp_path, {'elbow': 'closest'}, section='twobone_ik')
     launches('twobone_ik.launch.py', f'params_file:={params}', f'namespace:={namespace}',
@@ -174,7 +175,7 @@ def test_01_with_neither_the_node_defaults_apply(launches, probe, tmp_path):
 
 
 @pytest.mark.parametrize('rsp', ['true', 'false'])
-def test_09_a_missing_params_file_is_refused_naming_the_path(launches, tmp_path, rsp):
+def test_a_missing_params_file_is_refused_naming_the_path(launches, tmp_path, rsp):
     namespace = unique_name('nofile')
     missing = str(tmp_path / 'no_such.yaml')
     launch = launches('twobone_ik.launch.py', f'params_file:={missing}',
@@ -185,7 +186,7 @@ def test_09_a_missing_params_file_is_refused_naming_the_path(launches, tmp_path,
     assert_nothing_left(namespace)
 
 
-def test_09_the_installed_example_params_file_works(launches, probe, ros_install):
+def test_the_installed_example_params_file_works(launches, probe, ros_install):
     namespace = unique_name('example')
     installed = ros_install / 'share' / 'twobone_ik_ros' / 'config' / 'twobone_ik.yaml'
     launches('twobone_ik.launch.py', f'params_file:={installed}', f'namespace:={namespace}',
@@ -196,7 +197,7 @@ def test_09_the_installed_example_params_file_works(launches, probe, ros_install
 
 
 @pytest.mark.ros_cpp
-def test_07_two_arms_side_by_side_have_distinct_frames_topics_and_parameters(launches, probe):
+def test_two_arms_side_by_side_have_distinct_frames_topics_and_parameters(launches, probe):
     arms = {'left': 0.6, 'right': -0.6}
     tag = unique_name('arms')
     for side, y in arms.items():

@@ -22,10 +22,11 @@ import xml.etree.ElementTree as ElementTree
 from helpers import ROOT
 import pytest
 from twobone_ik_ros.bringup.launch_config import (
-    ARGUMENT_NAMES, check_packages, LAUNCH_ARGUMENTS, LaunchError, NODE_ARGUMENTS, plan,
-    read_parameter_file)
+    ARGUMENT_NAMES, check_packages, LAUNCH_ARGUMENTS, LaunchError, NODE_ARGUMENTS,
+    read_parameter_file, resolve_launch)
+from twobone_ik_ros.model.config import validate
 from twobone_ik_ros.model.dependencies import LIBRARIES, refusal
-from twobone_ik_ros.model.parameters import DEFAULTS, Output, PARAMETERS, SPECS, validate
+from twobone_ik_ros.model.parameter_table import DEFAULTS, Output, PARAMETERS, SPECS
 from twobone_ik_ros.model.urdf import arm_urdf
 from urdf_arms import park, park_xacro, planar_z
 import yaml
@@ -67,15 +68,15 @@ def test_xml_front_end_declares_exactly_the_table():
 
 
 def test_with_nothing_given_the_node_defaults_apply():
-    the = plan(values(robot_state_publisher='false'))
-    assert the.config.as_parameters() == validate(DEFAULTS).as_parameters()
-    assert the.packages == (('twobone_ik_ros', ''),)
-    assert the.node_parameters == [the.config.as_parameters()]
+    resolved = resolve_launch(values(robot_state_publisher='false'))
+    assert resolved.config.as_parameters() == validate(DEFAULTS).as_parameters()
+    assert resolved.packages == (('twobone_ik_ros', ''),)
+    assert resolved.node_parameters == [resolved.config.as_parameters()]
 
 
 @pytest.mark.parametrize('text, value', [('1', 1.0), ('2.5', 2.5), ('1e-3', 1e-3)])
 def test_integer_and_float_lengths_arrive_as_doubles(text, value):
-    resolved = plan(values(r1=text)).node_parameters[-1]
+    resolved = resolve_launch(values(r1=text)).node_parameters[-1]
     assert resolved['r1'] == value and isinstance(resolved['r1'], float)
 
 
@@ -89,27 +90,28 @@ def test_file_values_apply_unless_the_argument_is_given(tmp_path):
     params = write(tmp_path, {'/**': {'ros__parameters': {
         'r1': 1.5, 'elbow': 'down', 'base_frame': 'world', 'joint_names': ['j1', 'j2'],
         'elbow_limits': [-1.0, 1.0]}}})
-    the = plan(values(params_file=params, elbow='up', r2='2'))
-    resolved = the.node_parameters[-1]
+    arm_launch = resolve_launch(values(params_file=params, elbow='up', r2='2'))
+    resolved = arm_launch.node_parameters[-1]
     assert (resolved['r1'], resolved['r2'], resolved['elbow'], resolved['base_frame']) == \
         (1.5, 2.0, 'up', 'world')
-    assert the.node_parameters[0] == params  # the file too, for what the table lacks
-    assert the.robot_description == arm_urdf(1.5, 2.0, ('j1', 'j2'), (-math.pi, math.pi),
-                                             (-1.0, 1.0), 'world')
+    assert arm_launch.node_parameters[0] == params  # the file too, for what the table lacks
+    assert arm_launch.robot_description == arm_urdf(1.5, 2.0, ('j1', 'j2'), (-math.pi, math.pi),
+                                                    (-1.0, 1.0), 'world')
 
 
 def test_the_node_sections_of_a_file_win_over_the_wildcard(tmp_path):
     params = write(tmp_path, {'/**': {'ros__parameters': {'r1': 1.5, 'r2': 0.2}},
                               '/arm/twobone_ik': {'ros__parameters': {'r1': 3.0}}})
-    resolved = plan(values(params_file=params, namespace='arm')).node_parameters[-1]
+    resolved = resolve_launch(values(params_file=params, namespace='arm')).node_parameters[-1]
     assert (resolved['r1'], resolved['r2']) == (3.0, 0.2)
 
 
 def test_a_namespace_prefixes_the_frames_unless_a_prefix_is_given(tmp_path):
-    assert plan(values(namespace='/left')).config.frame == 'left/base_link'
-    assert plan(values(namespace='left', frame_prefix='l_')).config.frame == 'l_base_link'
+    assert resolve_launch(values(namespace='/left')).config.frame == 'left/base_link'
+    assert resolve_launch(
+        values(namespace='left', frame_prefix='l_')).config.frame == 'l_base_link'
     params = write(tmp_path, {'/**': {'ros__parameters': {'frame_prefix': ''}}})
-    assert plan(values(namespace='left', params_file=params)).config.frame == 'base_link'
+    assert resolve_launch(values(namespace='left', params_file=params)).config.frame == 'base_link'
 
 
 @pytest.mark.parametrize('given, message', [
@@ -120,7 +122,7 @@ def test_a_namespace_prefixes_the_frames_unless_a_prefix_is_given(tmp_path):
 ])
 def test_invalid_values_are_refused_with_the_node_message(given, message):
     with pytest.raises(LaunchError, match=message):
-        plan(values(**given))
+        resolve_launch(values(**given))
 
 
 @pytest.mark.parametrize('missing', ['ruckig', 'toppra', 'control_msgs.action'])
@@ -131,16 +133,16 @@ def test_an_output_whose_library_is_missing_is_refused_with_the_nodes_line(missi
     output = 'follow_joint_trajectory'
     library = next(row for row in LIBRARIES if row.module == missing)
     with pytest.raises(LaunchError) as refused:
-        plan(values(output=output), importable=importable)
+        resolve_launch(values(output=output), importable=importable)
     assert str(refused.value) == refusal(Output(output), library)
     assert library.install in str(refused.value) and '\n' not in str(refused.value)
-    assert plan(values(), importable=importable).config.output is Output.JOINT_STATES
+    assert resolve_launch(values(), importable=importable).config.output is Output.JOINT_STATES
 
 
 def test_a_file_value_is_validated_like_an_argument(tmp_path):
     params = write(tmp_path, {'/**': {'ros__parameters': {'elbow_limits': [-13.0, 13.0]}}})
     with pytest.raises(LaunchError, match='elbow_limits'):
-        plan(values(params_file=params))
+        resolve_launch(values(params_file=params))
 
 
 @pytest.mark.parametrize('content, message', [
@@ -151,7 +153,7 @@ def test_a_bad_params_file_is_refused_naming_the_path(tmp_path, content, message
     if content is not None:
         params.write_text(content)
     with pytest.raises(LaunchError, match=f"params_file '{params}' {message}"):
-        plan(values(params_file=str(params)))
+        resolve_launch(values(params_file=str(params)))
 
 
 @pytest.mark.parametrize('given,expected', [('false', False), ('true', True)])
@@ -159,19 +161,19 @@ def test_every_node_gets_the_launchs_use_sim_time_over_the_params_file(
         tmp_path, given, expected):
     params = tmp_path / 'p.yaml'
     params.write_text(yaml.safe_dump({'/**': {'ros__parameters': {'use_sim_time': not expected}}}))
-    the = plan(values(use_sim_time=given, params_file=str(params)))
-    assert the.use_sim_time is expected
+    resolved = resolve_launch(values(use_sim_time=given, params_file=str(params)))
+    assert resolved.use_sim_time is expected
     # last: a node takes the last value given, so the file's is overridden
-    assert the.with_clock(the.node_parameters)[-1] == {'use_sim_time': expected}
-    assert the.with_clock([{'a': 1}]) == [{'a': 1}, {'use_sim_time': expected}]
+    assert resolved.with_clock(resolved.node_parameters)[-1] == {'use_sim_time': expected}
+    assert resolved.with_clock([{'a': 1}]) == [{'a': 1}, {'use_sim_time': expected}]
 
 
 def test_the_packages_to_start_come_with_the_argument_that_turns_them_off():
-    the = plan(values(rviz='true', parent_frame='world', base_yaw='1.5'))
-    assert the.packages == (('twobone_ik_ros', ''),
-                            ('robot_state_publisher', 'robot_state_publisher:=false'),
-                            ('rviz2', 'rviz:=false'), ('tf2_ros', "parent_frame:=''"))
-    assert the.base_pose == ('world', 0.0, 0.0, 1.5)
+    resolved = resolve_launch(values(rviz='true', parent_frame='world', base_yaw='1.5'))
+    assert resolved.packages == (('twobone_ik_ros', ''),
+                                 ('robot_state_publisher', 'robot_state_publisher:=false'),
+                                 ('rviz2', 'rviz:=false'), ('tf2_ros', "parent_frame:=''"))
+    assert resolved.base_pose == ('world', 0.0, 0.0, 1.5)
 
     def find(package):
         if package == 'rviz2':
@@ -179,7 +181,7 @@ def test_the_packages_to_start_come_with_the_argument_that_turns_them_off():
         return '/opt/ros'
     with pytest.raises(LaunchError, match="package 'rviz2' not found; install it, or pass "
                                           'rviz:=false'):
-        check_packages(the.packages, find)
+        check_packages(resolved.packages, find)
 
 
 def test_installed_default_urdf_is_the_generated_one():
@@ -220,14 +222,14 @@ def test_a_description_file_is_the_arm_robot_state_publisher_publishes(tmp_path)
     xacro_file = _arm_file(tmp_path, park_xacro(), 'park.urdf.xacro')
     text, arms = park('0.5')
     arm = arms['mounted in a larger tree']
-    the = plan(values(description_file=xacro_file, description_args='shift:=0.5',
-                      tip_link=arm.tip, base_frame=arm.base))
-    assert the.from_file and not the.config.problem
-    assert the.config.joint_names == arm.joints
-    assert 'robot_state_publisher' in dict(the.packages)  # auto: the display's
-    assert '<joint name="a0_park" type="fixed">' in the.robot_description
-    assert 'xyz="0.5 0.0 0"' in the.robot_description  # the argument reached xacro
-    assert the.node_parameters[-1]['tip_link'] == arm.tip
+    resolved = resolve_launch(values(description_file=xacro_file, description_args='shift:=0.5',
+                                     tip_link=arm.tip, base_frame=arm.base))
+    assert resolved.from_file and not resolved.config.problem
+    assert resolved.config.joint_names == arm.joints
+    assert 'robot_state_publisher' in dict(resolved.packages)  # auto: the display's
+    assert '<joint name="a0_park" type="fixed">' in resolved.robot_description
+    assert 'xyz="0.5 0.0 0"' in resolved.robot_description  # the argument reached xacro
+    assert resolved.node_parameters[-1]['tip_link'] == arm.tip
 
 
 @pytest.mark.parametrize('given, message', [
@@ -243,10 +245,10 @@ def test_a_description_the_node_could_not_use_is_refused_before_anything_starts(
     arm = _arm_file(tmp_path, planar_z().urdf)
     given = {key: value.format(arm=arm) for key, value in given.items()}
     with pytest.raises(LaunchError, match=message):
-        plan(values(**given))
+        resolve_launch(values(**given))
 
 
 def test_tip_link_without_a_file_reads_the_description_of_your_bringup():
-    the = plan(values(tip_link='tool0'))
-    assert the.config.problem.startswith('no robot_description yet')  # until it comes
-    assert 'robot_state_publisher' not in dict(the.packages)
+    resolved = resolve_launch(values(tip_link='tool0'))
+    assert resolved.config.problem.startswith('no robot_description yet')  # until it comes
+    assert 'robot_state_publisher' not in dict(resolved.packages)

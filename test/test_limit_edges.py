@@ -1,5 +1,5 @@
 """
-The joint limits at their edges (issue 43), without ROS.
+The joint limits at their edges, without ROS.
 
 An arm outside its limits (measured there, or the limits changed under it),
 limits changed while it moves (``ArmTracker.rein``), a retarget from a state
@@ -112,7 +112,7 @@ def test_a_joint_back_inside_is_held_to_the_limits_for_the_rest_of_the_motion():
 
 def test_a_stamped_path_from_a_hair_past_a_limit_stays_inside_once_back():
     """
-    Issue 43: a hair past the limit used to widen it for the whole motion.
+    A hair past the limit once widened it for the whole motion.
 
     The arm at 1.000001 with the shoulder's upper limit at 1.0, a stamped path
     that turns at 1.0 (its spline overshoots there): the smooth timing is
@@ -230,7 +230,7 @@ class _Hold:
 
 @pytest.mark.parametrize('at_fraction', [0.2, 0.5, 0.8])
 def test_new_limits_mid_move_rein_it_in(at_fraction):
-    """Issue 43: a move toward 2.5 rad, then shoulder_limits [-1, 1] while it runs."""
+    """A move toward 2.5 rad, then shoulder_limits [-1, 1] while it runs."""
     planner = Planner(Limits.of(1.0, 2.0, 0.0))
     tracker = ArmTracker(planner)
     tracker.measure((0.0, 0.0), None)

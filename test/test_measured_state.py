@@ -25,7 +25,8 @@ import math
 
 import numpy as np
 import pytest
-from twobone_ik_ros.model.parameters import DEFAULTS, validate
+from twobone_ik_ros.model.config import validate
+from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.motion.joint_paths import plan_path
 from twobone_ik_ros.motion.limit_check import Bounds, check_motion, first
 from twobone_ik_ros.motion.planning import Limits, Planner

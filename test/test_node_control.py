@@ -29,7 +29,7 @@ from nav_msgs.msg import Path
 import numpy as np
 import pytest
 from ros_harness import NodeProcess, Probe, unique_name
-from twobone_ik_ros.model.parameters import DEFAULTS
+from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.motion.limit_check import Bounds
 from twobone_ik_ros.motion.planning import Samples
 from twobone_ik_ros.solver import forward, TwoBoneIK
@@ -238,7 +238,7 @@ def test_a_path_through_an_unreachable_pose(controlled_arm, policy):
 @pytest.mark.parametrize('policy', ['clamp', 'reject'])
 def test_the_full_circle_stays_within_the_limits_on_the_real_controller(controlled_arm, policy):
     """
-    Issue 36: 1000 poses round the base at 1.1 m, limits [-pi, pi], the arm at rest at (0, -1).
+    1000 poses round the base at 1.1 m, limits [-pi, pi], the arm at rest at (0, -1).
 
     Going round, the shoulder must pass +-pi.  Under clamp the path is split
     there: the arm runs to the pose before, stops, turns back within the
@@ -368,7 +368,7 @@ def test_a_target_stops_a_path_being_played_back(lone_node):
 @pytest.mark.parametrize('output', ['forward_command', 'joint_trajectory'])
 def test_new_limits_mid_move_keep_every_later_command_within_them(controlled_arm, output):
     """
-    Issue 43: a move toward a shoulder angle of 2.5 rad, then shoulder_limits [-1, 1].
+    A move toward a shoulder angle of 2.5 rad, then shoulder_limits [-1, 1].
 
     Every command after the change keeps the new limits (the stream's
     positions; a trajectory's points and the controller's curve through
@@ -411,7 +411,7 @@ def test_new_limits_mid_move_keep_every_later_command_within_them(controlled_arm
 
 
 def test_new_limits_stop_a_path_played_back_where_its_rest_leaves_them(lone_node):
-    """Issue 43: the playback used to raise on every tick after such a change."""
+    """The playback must not raise on the ticks after such a change (it once raised on each)."""
     probe, paths = lone_node()
     points = circle((1.8, 0.4), 0.6, 50)
     paths.publish(path_message(points, [100.0 + 0.1 * i for i in range(len(points))]))  # 5 s
@@ -434,7 +434,7 @@ def test_new_limits_stop_a_path_played_back_where_its_rest_leaves_them(lone_node
 @pytest.mark.ros_cpp
 def test_targets_stepping_round_a_circle_past_the_shoulders_limit_are_never_lost(controlled_arm):
     """
-    Issue 43: elbow closest, targets stepping round a circle, the arm following.
+    Elbow closest, targets stepping round a circle, the arm following.
 
     The shoulder meets its limit at -pi going round; the target after it is a
     move back the long way, from a moving arm.  No target is lost to the

@@ -32,7 +32,8 @@ from rclpy.qos import DurabilityPolicy, QoSProfile
 from rclpy.time import Time
 from ros_harness import NodeProcess, unique_name
 from std_msgs.msg import String
-from twobone_ik_ros.model.parameters import DEFAULTS, validate
+from twobone_ik_ros.model.config import validate
+from twobone_ik_ros.model.parameter_table import DEFAULTS
 from urdf_arms import park, park_controllers, park_xacro, pinocchio_points, REFUSED
 import yaml
 

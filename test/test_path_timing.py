@@ -81,7 +81,7 @@ def test_a_path_is_timed_near_optimal_within_the_limits_through_its_poses(name):
     optimal = _toppra_trajectory(path, LIMITS).duration
     print(f"{name}: {motion.duration / optimal:.4f} x toppra's duration, poses within "
           f'{max(gaps):.2g} rad')
-    assert motion.duration <= 1.1 * optimal  # issue 19: time-optimal or within 1.1x
+    assert motion.duration <= 1.1 * optimal  # time-optimal or within 1.1x
 
 
 def test_stamps_the_limits_allow_are_kept_exactly():

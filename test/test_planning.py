@@ -179,7 +179,7 @@ def test_a_stale_state_with_no_move_planned_yet_is_still_a_start():
 
     The first move can be one point sent before the arm's state was known (no
     move recorded); a stale measurement then must not make the next move a
-    point again (issue 45: a zero-stamped trajectory after the arm was heard).
+    point again (a zero-stamped trajectory after the arm was heard).
     """
     tracker = ArmTracker(Planner(LIMITS))
     assert not tracker.known and tracker.move((1.0, 0.0), 0, ANYTHING) is None

@@ -29,7 +29,7 @@ import pytest
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from ros_harness import assert_nothing_left, unique_name
 from std_msgs.msg import String
-from twobone_ik_ros.model.parameters import DEFAULTS
+from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.model.urdf import arm_urdf
 
 pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]

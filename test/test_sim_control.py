@@ -39,7 +39,7 @@ from sim_clock import SimClock, STEP_NS
 from test_smooth_motion import (
     around_worst_acceleration, command_indices, controller_states, late_steps, measured_motion,
     moving_steps, stamped_positions, time_optimal, took_in_time, UPDATE_RATE_HZ, worst_ratios)
-from twobone_ik_ros.model.parameters import Output
+from twobone_ik_ros.model.parameter_table import Output
 
 pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
 

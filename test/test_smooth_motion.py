@@ -1,12 +1,12 @@
 """
-Controller moves and paths on the real controllers keep the joints' limits (issue 19).
+Controller moves and paths on the real controllers keep the joints' limits.
 
 ``control.launch.py`` for real (controller_manager at 100 Hz, mock hardware,
 joint_state_broadcaster): single moves, moves retargeted mid-way and a
 path timed by the node, for both controller outputs.  The arm's measured
 joint_states are sampled throughout; velocities and accelerations are
 finite differences of the measured positions over the times they were
-commanded for (``measured_motion``), and must keep issue 19's bars: 1.02
+commanded for (``measured_motion``), and must stay within 1.02
 times the velocity limit, 1.10 times the acceleration limit.  A single
 move takes at most 1.05 times the time-optimal move (ruckig's, from the
 measured state).  A forward_command stream moves the arm on the cycles that
@@ -33,7 +33,7 @@ from helpers import seconds
 import numpy as np
 import pytest
 from ruckig import InputParameter, Result, Ruckig, Trajectory
-from twobone_ik_ros.model.parameters import DEFAULTS
+from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.solver import TwoBoneIK
 
 pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
@@ -295,8 +295,8 @@ def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jer
     commanded = controller_states(states) if output == 'joint_trajectory' else None
     motions = {name: measured_motion(*motion, commanded) for name, motion in reported.items()}
     # a command that misses its cycle holds the arm for one and then doubles its step (the
-    # node's commands before issue 19's cycles: 6.8 % of moving cycles idle, 7-9 % beside two
-    # CPU-bound processes; now 0 idle, 0.7-3.3 % busy, where controller_manager's executor, not
+    # node's commands before they followed the cycles: 6.8 % of moving cycles idle, 7-9 % beside
+    # two CPU-bound processes; now 0 idle, 0.7-3.3 % busy, where controller_manager's executor, not
     # real-time, hands forward_command_controller some commands after their cycle although
     # the node published them 5 to 8 ms before it)
     if output == 'forward_command':  # told by the commands the arm stepped past
@@ -333,7 +333,7 @@ def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jer
               # around the worst of what the bars are asserted on
               + (f'; {around_worst_acceleration(times, positions)}'
                  if checked[name][1] > 1.1 else ''))
-    # issue 19's bars, on the times each position was commanded for (``measured_motion``)
+    # within the bars above, on the times each position was commanded for (``measured_motion``)
     assert all(velocity <= 1.02 and acceleration <= 1.10
                for velocity, acceleration in checked.values()), checked
     assert arm.interrupt() == 0, arm.launch.output()

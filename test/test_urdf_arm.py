@@ -21,7 +21,8 @@ import random
 
 from hypothesis import given, settings, strategies
 import pytest
-from twobone_ik_ros.model.parameters import DEFAULTS, validate
+from twobone_ik_ros.model.config import validate
+from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.model.planar_arm import PlanarArm
 from twobone_ik_ros.model.urdf import arm_urdf
 from twobone_ik_ros.model.urdf_chain import DescriptionError, read_chain

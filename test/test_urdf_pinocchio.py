@@ -28,7 +28,8 @@ from helpers import random_reachable
 import numpy as np
 import pytest
 from ros_harness import NodeProcess, Probe, unique_name
-from twobone_ik_ros.model.parameters import DEFAULTS, validate
+from twobone_ik_ros.model.config import validate
+from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.model.urdf import arm_urdf
 from twobone_ik_ros.solver import Status, TwoBoneIK
 from urdf_arms import ARMS as USER_ARMS, pinocchio_points, random_arm

@@ -1,6 +1,9 @@
 """
 Launch support: what the launch files compute, as plain Python the tests call.
 
+``launch_config`` (the launch arguments' table, their resolution into what to
+start, the control launch's additions) and ``generated`` (the files derived
+from the tables: the parameter file, the XML launch file, the README's table).
 Above the node's parts and beside them: the node never imports it.
 """
 

@@ -1,7 +1,7 @@
 """
 The files written from the tables: the parameter file, the XML launch file, README's table.
 
-Each is a pure function of ``model.parameters.PARAMETERS`` or of
+Each is a pure function of ``model.parameter_table.PARAMETERS`` or of
 ``launch_config.LAUNCH_ARGUMENTS``; ``scripts/generate.py`` writes them and
 ``test_generated`` fails while a file in the tree differs from what its
 function gives, so a row changed in a table reaches every file or the suite
@@ -23,7 +23,8 @@ from typing import Any, Callable, Dict
 from xml.sax.saxutils import quoteattr
 
 from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS
-from twobone_ik_ros.model.parameters import Length, PARAMETERS, ParameterSpec
+from twobone_ik_ros.model.checks import Length
+from twobone_ik_ros.model.parameter_table import PARAMETERS, ParameterSpec
 
 #: README's table of parameters lies between these two lines
 README_TABLE_HEAD = '| parameter | type | default | meaning | changed at runtime |'
@@ -32,7 +33,7 @@ _YAML_COLUMN = 40
 
 _YAML_HEAD = """\
 # Parameters of the twobone_ik node, each at its default: written by scripts/generate.py from the
-# table in twobone_ik_ros/model/parameters.py (test_generated.py fails while they differ).
+# table in twobone_ik_ros/model/parameter_table.py (test_generated.py fails while they differ).
 #   ros2 launch twobone_ik_ros twobone_ik.launch.py \\
 #     params_file:=$(ros2 pkg prefix --share twobone_ik_ros)/config/twobone_ik.yaml
 /**:

@@ -21,9 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
+from twobone_ik_ros.model.config import IKConfig, validate
 from twobone_ik_ros.model.dependencies import check, findable, MissingLibrary
-from twobone_ik_ros.model.parameters import (
-    as_double, DEFAULTS, IKConfig, Output, PARAMETER_NAMES, PARAMETERS, SPECS, validate)
+from twobone_ik_ros.model.parameter_table import (
+    as_double, DEFAULTS, Output, PARAMETER_NAMES, PARAMETERS, SPECS)
 from twobone_ik_ros.model.urdf import config_urdf
 
 NODE_NAME = 'twobone_ik'
@@ -125,7 +126,7 @@ ARGUMENT_NAMES = tuple(arg.name for arg in LAUNCH_ARGUMENTS)
 
 
 @dataclass(frozen=True)
-class LaunchPlan:
+class ResolvedLaunch:
     """Everything a launch starts, resolved and validated."""
 
     config: IKConfig
@@ -150,7 +151,8 @@ class LaunchPlan:
         return parameters + [{'use_sim_time': self.use_sim_time}]
 
 
-def plan(values: Mapping[str, str], importable: Callable[[str], bool] = findable) -> LaunchPlan:
+def resolve_launch(values: Mapping[str, str],
+                   importable: Callable[[str], bool] = findable) -> ResolvedLaunch:
     """
     Resolve launch argument strings into what to start; raise LaunchError if anything is wrong.
 
@@ -197,7 +199,7 @@ def plan(values: Mapping[str, str], importable: Callable[[str], bool] = findable
         packages.append(('tf2_ros', "parent_frame:=''"))
         base_pose = (values['parent_frame'], _float('base_x', values['base_x']),
                      _float('base_y', values['base_y']), _float('base_yaw', values['base_yaw']))
-    return LaunchPlan(
+    return ResolvedLaunch(
         config=config,
         node_parameters=([params_file] if params_file else []) + [config.as_parameters()],
         robot_description=description if description is not None else config_urdf(
@@ -252,9 +254,9 @@ def _check_arm(config: IKConfig, description: Optional[str], values: Mapping[str
         raise LaunchError(f'description_file {values["description_file"]!r}: {config.problem}')
 
 
-def controller_joints(plan: LaunchPlan) -> Optional[Tuple[str, str]]:
+def controller_joints(resolved: ResolvedLaunch) -> Optional[Tuple[str, str]]:
     """Return the joints the package's controllers.yaml must name for this arm (None: its own)."""
-    return plan.config.joint_names if plan.from_file else None
+    return resolved.config.joint_names if resolved.from_file else None
 
 
 #: What control.launch.py changes in the table's defaults.
@@ -265,10 +267,10 @@ ROS2_CONTROL_HINT = 'install ros-$ROS_DISTRO-ros2-control and ros-$ROS_DISTRO-ro
 
 
 @dataclass(frozen=True)
-class ControlPlan:
-    """What control.launch.py starts besides ``twobone_ik.launch.py`` (``plan``)."""
+class ResolvedControl:
+    """What control.launch.py starts besides ``twobone_ik.launch.py`` (``launch``)."""
 
-    plan: LaunchPlan
+    launch: ResolvedLaunch
     controller_manager: str
     #: the commanded controller, passed on as the ``controller`` argument
     controller: str
@@ -296,30 +298,32 @@ def controller_remappings(output: Output, controller: str) -> Tuple[Tuple[str, s
                  for entity in ('',) + inner)
 
 
-def control_plan(values: Mapping[str, str], ros_distro: str,
-                 importable: Callable[[str], bool] = findable) -> ControlPlan:
+def resolve_control(values: Mapping[str, str], ros_distro: str,
+                    importable: Callable[[str], bool] = findable) -> ResolvedControl:
     """Resolve control.launch.py's arguments; raise LaunchError if the arm cannot be driven."""
-    the = plan(values, importable)
-    output = the.config.output
+    resolved = resolve_launch(values, importable)
+    output = resolved.config.output
     if not output.drives_controller:
         raise LaunchError('control.launch.py drives a controller: output must be one of '
                           + ', '.join(output.value for output in DEFAULT_CONTROLLERS))
     controller = values['controller']
     if not controller:  # the yaml's controller, remapped as if it had been given
         controller = DEFAULT_CONTROLLERS[output]
-        the = replace(the, remappings=the.remappings + controller_remappings(output, controller))
+        resolved = replace(resolved, remappings=resolved.remappings
+                           + controller_remappings(output, controller))
     if values['robot_state_publisher'] == 'false' or values['ros2_control'] != 'true':
         raise LaunchError('control.launch.py needs robot_state_publisher:=true and '
                           'ros2_control:=true: controller_manager reads the URDF it publishes')
-    if the.from_file and '<ros2_control' not in the.robot_description:
+    if resolved.from_file and '<ros2_control' not in resolved.robot_description:
         raise LaunchError(f'description_file {values["description_file"]!r} has no '
                           '<ros2_control> block: controller_manager needs one (its hardware and '
                           "the joints' interfaces)")
-    manager = f'/{the.namespace}/controller_manager' if the.namespace else '/controller_manager'
-    return ControlPlan(
-        plan=the, controller_manager=manager, controller=controller,
+    manager = (f'/{resolved.namespace}/controller_manager' if resolved.namespace
+               else '/controller_manager')
+    return ResolvedControl(
+        launch=resolved, controller_manager=manager, controller=controller,
         spawn=('joint_state_broadcaster', controller.strip('/').rsplit('/', 1)[-1]),
-        packages=(('controller_manager', ROS2_CONTROL_HINT),) + the.packages,
+        packages=(('controller_manager', ROS2_CONTROL_HINT),) + resolved.packages,
         description_parameter=ros_distro == 'humble')
 
 

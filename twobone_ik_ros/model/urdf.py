@@ -29,7 +29,8 @@ import math
 from typing import Sequence, Tuple
 from xml.sax.saxutils import quoteattr
 
-from twobone_ik_ros.model.parameters import DEFAULTS, IKConfig
+from twobone_ik_ros.model.config import IKConfig
+from twobone_ik_ros.model.parameter_table import DEFAULTS
 
 TOOL_FRAME = 'tool0'
 

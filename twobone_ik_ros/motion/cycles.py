@@ -19,7 +19,7 @@ late by the loop's wake-up only; the earliest stamps of a recent window name
 the grid.  Not the earliest of all: on a busy machine a cycle can wake up
 more than half a period late, and wrapped to a period it looks early; taken
 for the grid it shifted every position of the next ``WINDOW`` cycles by up
-to half a period, with a jump where it came and where it went (issue 45: 6
+to half a period, with a jump where it came and where it went (measured: 6
 times the acceleration limit on cycles that took their command in time).
 So the offsets are wrapped around the stamps' median, where a cycle may be
 up to ``LATE_WRAP`` of a period late and is never early, and the grid is a
@@ -119,7 +119,7 @@ class ControllerCycles:
         Also for a timer that fired late, just before that cycle: the
         message may still make it, and then the arm moves as planned; one
         for the cycle after would step the arm twice if it came in time
-        (issue 45, beside two CPU-bound processes), and if it comes late the
+        (seen beside two CPU-bound processes), and if it comes late the
         arm stands still a cycle either way.  Following the last cycle (a
         simulator's clock), never that cycle itself (a timer that fires on the
         clock step of a cycle that came late has heard it: stale), nor the

@@ -1,7 +1,7 @@
 """
 The parameter table as rclpy declarations: descriptors, and integers taken as doubles.
 
-Every parameter is declared from ``model.parameters.PARAMETERS`` with dynamic
+Every parameter is declared from ``model.parameter_table.PARAMETERS`` with dynamic
 typing, so whatever a user sends reaches ``validate``, and a double given as
 an integer (``r1:=2``, ``ros2 param set /twobone_ik r1 2``) is stored as the
 double it means: before it is set where rclpy has pre-set callbacks (Iron
@@ -23,8 +23,9 @@ from typing import Any, Iterable, List
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
 from rclpy.parameter import Parameter
-from twobone_ik_ros.model.parameters import (
-    as_double, IKConfig, PARAMETER_NAMES, PARAMETERS, ParameterSpec, validate)
+from twobone_ik_ros.model.config import IKConfig, validate
+from twobone_ik_ros.model.parameter_table import (
+    as_double, PARAMETER_NAMES, PARAMETERS, ParameterSpec)
 
 
 def declare_parameters(node: Node) -> IKConfig:

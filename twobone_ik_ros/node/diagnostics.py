@@ -31,7 +31,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
-from twobone_ik_ros.model.parameters import IKConfig
+from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.tally import Tally
 from twobone_ik_ros.motion.feedback import ArmReport, GOAL_RESULTS
 from twobone_ik_ros.motion.joint_paths import BREAK_TEXT, MAX_PARTS

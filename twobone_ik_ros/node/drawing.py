@@ -3,8 +3,8 @@ The node's drawing of the arm in RViz: when to redraw and what.
 
 The markers themselves are a pure function (``markers``); this part decides
 when they go out: at most ``MARKER_RATE_HZ``, only when something changed
-and someone subscribes, from the node's one housekeeping timer (every timer
-is an entity the executor checks on every wake-up).  The publisher is
+and someone subscribes, from the node's one housekeeping timer (an entity's
+cost: ``ros.executor``).  The publisher is
 transient local, and a drawing stays stale until published, so a subscriber
 that comes later still gets the drawing of now.
 """
@@ -23,7 +23,7 @@ from typing import Optional, Tuple
 
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile
-from twobone_ik_ros.model.parameters import IKConfig
+from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.motion.joint_paths import Angles
 from twobone_ik_ros.node.markers import arm_markers, move_arm_markers, workspace_markers
 from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER

@@ -11,7 +11,7 @@ measures it, so a paused simulation pauses the wait, and a jump of that
 clock (``clock_jumped``) gives every waiting input its whole timeout again
 on the new time.  The tf2 listener (two subscriptions) and the timer are created on the
 first such target, so a node that only ever gets base-frame targets carries
-neither: every entity costs the executor time on every wake-up.  Inputs that
+neither (an entity's cost: ``ros.executor``).  Inputs that
 come in the listener's first ``LISTENER_START_S`` seconds may wait that long,
 so the first one is not refused only because the listener had just started,
 and up to ``LISTENER_DEAF_S`` while it has heard no transform at all (its

@@ -12,9 +12,9 @@ declarations (``declarations``), robot_state_publisher's model
 (``robot_model``) and the callback guard (``guard.GuardedNode``); ``main``
 leaves running and stopping the process to ``ros.process.run_node``.
 
-Two timers do what is due (every entity costs rclpy's executor time on
-every wake-up).  On the node's clock (ROS time: a simulator's with
-``use_sim_time``), what belongs to the arm's time: the current solution
+Two timers do what is due (an entity's cost: ``ros.executor``).  On the
+node's clock (ROS time: a simulator's with ``use_sim_time``), what belongs
+to the arm's time: the current solution
 again when none went out for a period of ``joint_state_rate``
 (robot_state_publisher drops joint states closer together than its publish
 period, so a quick sequence could end on a stale model), and the arm's
@@ -61,8 +61,8 @@ import rclpy
 from rclpy.clock import Clock, ClockChange, ClockType, JumpThreshold
 from rclpy.duration import Duration
 from rclpy.parameter import Parameter
-from twobone_ik_ros.model.parameters import (
-    IKConfig, MODEL_PARAMETERS, PARAMETER_NAMES, validate, validate_change)
+from twobone_ik_ros.model.config import IKConfig, validate, validate_change
+from twobone_ik_ros.model.parameter_table import MODEL_PARAMETERS, PARAMETER_NAMES
 from twobone_ik_ros.motion.joint_paths import Angles, nearest_angles
 from twobone_ik_ros.node.declarations import declare_parameters, describe
 from twobone_ik_ros.node.description import DescriptionInput
@@ -207,8 +207,7 @@ class TwoBoneIKNode(GuardedNode):
         """
         Do what is due on the steady clock: redraw stale markers, the model, diagnostics.
 
-        One timer for the three, because every timer is an entity the
-        executor checks on every wake-up.
+        One timer for the three (an entity's cost: ``ros.executor``).
         """
         now = time.monotonic()
         self._elbow_listeners = self._elbow_pub.get_subscription_count()

@@ -31,7 +31,7 @@ import numpy.typing as npt
 from rclpy.node import Node
 from rclpy.serialization import deserialize_message
 from std_msgs.msg import Header
-from twobone_ik_ros.model.parameters import IKConfig
+from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.motion.joint_paths import Angles, BREAK_TEXT, PathPlan, plan_path
 from twobone_ik_ros.motion.limit_check import LimitRefusal
 from twobone_ik_ros.motion.planning import Unplanned

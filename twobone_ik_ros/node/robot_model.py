@@ -25,7 +25,7 @@ from typing import Any, Optional
 from rcl_interfaces.srv import SetParameters
 from rclpy.node import Node
 from rclpy.parameter import Parameter
-from twobone_ik_ros.model.parameters import IKConfig
+from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.urdf import config_urdf
 
 #: How long a change waits for robot_state_publisher's service to be discovered
@@ -52,8 +52,8 @@ class RobotModelSync:
         """
         Give ``config.robot_state_publisher`` the URDF of ``config``, as soon as it can.
 
-        The service client is made on the first change (an idle client costs
-        the executor time on every wake-up) and ``poll`` sends once it is
+        The service client is made on the first change (an entity's cost:
+        ``ros.executor``) and ``poll`` sends once it is
         discovered, or gives up after ``DISCOVERY_TIMEOUT_S``.
         """
         if self._future is not None:  # superseded: only the newest arm matters

@@ -10,8 +10,8 @@ deserialised by rclpy, and what rclpy cannot read either is rejected as
 (Iron on), the gaps in each publisher's sequence numbers are counted as
 ``lost``; the middleware's own ``message_lost`` event as ``lost.dds``.  That
 event is the one handled: rclpy's default handlers for QoS and type
-mismatches would be two more entities for the executor to check on every
-wake-up, and the publisher's side reports those too.
+mismatches would be two more entities (``ros.qos_events``), and the
+publisher's side reports those too.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -32,7 +32,7 @@ from rclpy.node import Node
 from rclpy.qos_overriding_options import QoSOverridingOptions
 from rclpy.serialization import deserialize_message
 from rclpy.subscription import Subscription
-from twobone_ik_ros.model.parameters import IKConfig
+from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.node.diagnostics import SequenceGaps, TargetCounters
 from twobone_ik_ros.node.frames import apply_transform, Reject, TargetFrames
 from twobone_ik_ros.ros.qos_events import SubscriptionEventCallbacks

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, Tuple
 
 from rclpy.node import Node
-from twobone_ik_ros.model.parameters import IKConfig
+from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.motion.feedback import ArmReport
 from twobone_ik_ros.motion.joint_paths import Angles, PathPlan
 from twobone_ik_ros.motion.limit_check import (

@@ -33,7 +33,7 @@ from typing import Any, Callable, Optional, Tuple, TypeVar
 
 from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import JointState
-from twobone_ik_ros.model.parameters import IKConfig
+from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.motion.feedback import ArmReport, Move
 from twobone_ik_ros.motion.joint_paths import Angles, PathPlan
 from twobone_ik_ros.motion.limit_check import check_planned, LimitRefusal

@@ -33,7 +33,8 @@ from action_msgs.msg import GoalStatus
 from rclpy.action import ActionClient
 from rclpy.node import Node
 from trajectory_msgs.msg import JointTrajectory
-from twobone_ik_ros.model.parameters import IKConfig, Output
+from twobone_ik_ros.model.config import IKConfig
+from twobone_ik_ros.model.parameter_table import Output
 from twobone_ik_ros.motion.feedback import Move
 from twobone_ik_ros.outputs.arrival import Arrival
 from twobone_ik_ros.outputs.base import Guard, Parts

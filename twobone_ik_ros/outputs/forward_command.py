@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from std_msgs.msg import Float64MultiArray
-from twobone_ik_ros.model.parameters import Output
+from twobone_ik_ros.model.parameter_table import Output
 from twobone_ik_ros.motion.joint_paths import Angles, PathPlan
 from twobone_ik_ros.motion.limit_check import Envelope, first
 from twobone_ik_ros.motion.planning import Timed

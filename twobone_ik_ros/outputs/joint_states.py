@@ -22,7 +22,8 @@ from __future__ import annotations
 from typing import Any, Optional, Tuple
 
 from sensor_msgs.msg import JointState
-from twobone_ik_ros.model.parameters import IKConfig, Output
+from twobone_ik_ros.model.config import IKConfig
+from twobone_ik_ros.model.parameter_table import Output
 from twobone_ik_ros.motion.joint_paths import Angles, PathPlan
 from twobone_ik_ros.motion.limit_check import position_excursion
 from twobone_ik_ros.motion.path_timing import PathMotion

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from trajectory_msgs.msg import JointTrajectory
-from twobone_ik_ros.model.parameters import Output
+from twobone_ik_ros.model.parameter_table import Output
 from twobone_ik_ros.outputs.base import Parts, QUEUE_DEPTH
 from twobone_ik_ros.outputs.trajectories import TrajectoryOutput
 from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER

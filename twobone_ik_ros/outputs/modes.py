@@ -5,8 +5,8 @@ The output in force: the class of each value of the ``output`` parameter, and th
 module with its class (an ``OutputMode``) and a line here.  ``ArmOutput``
 is what the node holds: the mode of its configuration, made anew when the
 parameter changes (the old one's entities leave the graph first, so only
-what the mode in force uses is there: every entity costs the executor time
-on each wake-up), and what outlives a change (``arrival``: the moves'
+what the mode in force uses is there: an entity's cost,
+``ros.executor``), and what outlives a change (``arrival``: the moves'
 counters and ``reached``).
 """
 
@@ -23,7 +23,8 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Optional, Type
 
 from rclpy.node import Node
-from twobone_ik_ros.model.parameters import IKConfig, Output
+from twobone_ik_ros.model.config import IKConfig
+from twobone_ik_ros.model.parameter_table import Output
 from twobone_ik_ros.motion.feedback import ArmReport
 from twobone_ik_ros.motion.joint_paths import Angles, PathPlan
 from twobone_ik_ros.motion.path_timing import PathMotion

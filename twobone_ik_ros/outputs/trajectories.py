@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 from rclpy.node import Node
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
-from twobone_ik_ros.model.parameters import IKConfig
+from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.motion.joint_paths import Angles, move_time, PathPlan
 from twobone_ik_ros.motion.limit_check import LimitRefusal, way_in
 from twobone_ik_ros.motion.planning import ArmState, Samples, Timed

@@ -33,6 +33,15 @@ same scenarios on it and on rclpy's executor and compares them.  Elsewhere,
 or where the node has a callback it does not serve (a coroutine, a timer
 callback that takes rclpy's ``TimerInfo``), rclpy's
 ``SingleThreadedExecutor`` spins the node instead, said once in the log.
+
+What an entity costs, on either executor: every wake-up adds the handle of
+each subscription, timer, client, service and QoS event handler to the wait
+set and looks at each one afterwards, ready or not.  So the node's parts
+create an entity only while it serves (the description's subscription, the
+tf2 listener, robot_state_publisher's client, a mode's publishers),
+share one timer where one will do, destroy a timer that stopped rather than
+cancel it, and leave out rclpy's default QoS event handlers
+(``qos_events``).  The parts refer here.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

@@ -2,8 +2,8 @@
 QoS event callbacks, from wherever this rclpy keeps them, and the "none at all" settings.
 
 rclpy gives every publisher and subscription two default QoS event handlers
-(incompatible QoS, incompatible type), and its executor checks each of them
-on every wake-up: under 1 kHz of targets a profile showed them costing more
+(incompatible QoS, incompatible type), two more entities each (their cost:
+``executor``): under 1 kHz of targets a profile showed them costing more
 per target than the solve.  The node's entities are created ``QUIET``; the
 other side of a mismatch still reports it.
 """

@@ -26,7 +26,7 @@ import sys
 import time
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from twobone_ik_ros.model.parameters import DEFAULTS
+from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.tools.harness import GraphClient, percentile, RosProcess
 
 Stamp = Tuple[int, int]

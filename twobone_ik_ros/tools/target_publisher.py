@@ -25,7 +25,7 @@ from typing import Any, List, Optional
 from geometry_msgs.msg import PointStamped
 from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
-from twobone_ik_ros.model.parameters import DEFAULTS
+from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.ros.process import run_node
 from twobone_ik_ros.tools.target_patterns import make_pattern, PATTERNS
 
