@@ -26,12 +26,12 @@ import numpy as np
 import pytest
 from twobone_ik_ros.motion.joint_paths import plan_path
 from twobone_ik_ros.motion.limit_check import (
-    Bounds, check_motion, Envelope, first, LimitRefusal, MARGIN, motion_excursion, way_in)
+    at_rest, Bounds, check_motion, Envelope, first, LimitRefusal, MARGIN, motion_excursion,
+    way_in)
 from twobone_ik_ros.motion.path_timing import (
     PathMotion, run_path, spline_peaks, time_poses)
 from twobone_ik_ros.motion.planning import ArmState, Chain, Limits, Planner, Samples, Unplanned
 from twobone_ik_ros.motion.tracking import ArmTracker
-from twobone_ik_ros.outputs.trajectories import at_rest
 from twobone_ik_ros.solver import forward, TwoBoneIK
 
 PI = math.pi

@@ -42,11 +42,10 @@ when the measured angles have not already.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, NamedTuple, Optional, Tuple
+from typing import Any, Dict, NamedTuple, Optional
 
 from twobone_ik_ros.model.tally import Tally
-
-Angles = Tuple[float, float]
+from twobone_ik_ros.motion.angles import Angles
 
 FAILURES = ('no_controller', 'rejected', 'aborted', 'timed_out', 'joint_limits',
             'unplanned', 'clock_jumped')

@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 from twobone_ik_ros.ik.vocabulary import (
     Branch, ElbowPreference, FloatArray, JointLimits, Reason, Status, UnreachablePolicy)
+from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.limit_check import MARGIN
 from twobone_ik_ros.solver import TwoBoneIK
 
@@ -47,8 +48,6 @@ MIN_POINT_SPACING_S = 1e-3
 #: this far: the largest change between two angles in (-pi, pi].
 UNKNOWN_START_DISTANCE = math.pi
 _NS = 1_000_000_000
-
-Angles = Tuple[float, float]
 
 
 def move_time(start: Optional[Angles], goal: Angles, max_joint_velocity: float,

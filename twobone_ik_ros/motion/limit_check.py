@@ -40,7 +40,8 @@ import numpy as np
 import numpy.typing as npt
 
 from twobone_ik_ros.ik.vocabulary import JointLimits
-from twobone_ik_ros.motion.planning import Angles, ArmState, extrema_of, Samples, Timed
+from twobone_ik_ros.motion.angles import Angles
+from twobone_ik_ros.motion.planning import ArmState, extrema_of, Samples, Timed
 
 #: Rad past a limit that an extreme between two points may show from rounding alone.
 ROUNDING = 1e-12
@@ -354,6 +355,12 @@ def way_in(before: ArmState, points: Samples, lead_ns: int) -> Samples:
                    np.array([before.position, points.positions[0]]),
                    np.array([before.velocity, points.velocities[0]]),
                    np.array([before.acceleration, points.accelerations[0]]))
+
+
+def at_rest(times_ns: npt.NDArray[np.int64], positions: npt.NDArray[np.float64]) -> Samples:
+    """Return ``positions`` as points at rest: how the check takes points without velocities."""
+    still = np.zeros_like(positions)
+    return Samples(times_ns, positions, still, still)
 
 
 def first(points: Samples) -> Angles:

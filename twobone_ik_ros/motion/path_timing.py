@@ -63,9 +63,10 @@ from typing import Any, List, NamedTuple, Optional, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.limit_check import Bounds, check_motion, first, LimitRefusal
 from twobone_ik_ros.motion.planning import (
-    Angles, ArmState, Chain, Limits, Planner, Samples, Timed, Unplanned)
+    ArmState, Chain, Limits, Planner, Samples, Timed, Unplanned)
 
 #: toppra's trajectory is sampled this often for the quintics (and the
 #: controller's points): 10 ms did no better on the test paths, with twice the points.

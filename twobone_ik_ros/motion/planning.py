@@ -38,7 +38,8 @@ from typing import Any, List, NamedTuple, Optional, Protocol, Sequence, Tuple
 import numpy as np
 import numpy.typing as npt
 
-Angles = Tuple[float, float]
+from twobone_ik_ros.motion.angles import Angles
+
 _NS = 1_000_000_000
 #: Knots closer than this are one point: over a shorter interval the
 #: controller's polynomial magnifies ruckig's rounding (measured: 22 times

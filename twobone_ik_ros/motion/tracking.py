@@ -40,9 +40,9 @@ from __future__ import annotations
 import math
 from typing import Callable, List, Optional, Sequence, Tuple
 
+from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.limit_check import LimitRefusal
-from twobone_ik_ros.motion.planning import (
-    Angles, ArmState, Chain, Planner, Still, Timed, Unplanned)
+from twobone_ik_ros.motion.planning import ArmState, Chain, Planner, Still, Timed, Unplanned
 
 #: What ``ArmTracker.move`` asks of a move before it takes it: raise
 #: ``LimitRefusal`` to refuse it (``outputs``: the one check, ``limit_check``).

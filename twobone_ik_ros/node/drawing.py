@@ -24,7 +24,7 @@ from typing import Optional, Tuple
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from twobone_ik_ros.model.config import IKConfig
-from twobone_ik_ros.motion.joint_paths import Angles
+from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.node.markers import arm_markers, move_arm_markers, workspace_markers
 from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
 from twobone_ik_ros.solver import Status

@@ -63,7 +63,8 @@ from rclpy.duration import Duration
 from rclpy.parameter import Parameter
 from twobone_ik_ros.model.config import IKConfig, validate, validate_change
 from twobone_ik_ros.model.parameter_table import MODEL_PARAMETERS, PARAMETER_NAMES
-from twobone_ik_ros.motion.joint_paths import Angles, nearest_angles
+from twobone_ik_ros.motion.angles import Angles
+from twobone_ik_ros.motion.joint_paths import nearest_angles
 from twobone_ik_ros.node.declarations import declare_parameters, describe
 from twobone_ik_ros.node.description import DescriptionInput
 from twobone_ik_ros.node.diagnostics import (
@@ -150,7 +151,7 @@ class TwoBoneIKNode(GuardedNode):
         arm = config.arm
         if not arm.in_plane:  # the arm's plane: the target's part along its axis plays no part
             x, y = arm.project(x, y, z)
-        output = self._output
+        output = self._output.mode
         if output.playing:
             output.stop_playback()  # the newest input wins
         # the arm's measured state when a controller output reads one
@@ -194,7 +195,7 @@ class TwoBoneIKNode(GuardedNode):
 
     def _arm_position(self) -> Optional[Angles]:
         """Return where the arm is: measured (a controller output), else where the node put it."""
-        return self._output.measured or self._previous
+        return self._output.mode.measured or self._previous
 
     def _moved(self, position: Angles) -> None:
         """Record where a path put the arm (for closest, markers and the next move)."""
@@ -220,7 +221,8 @@ class TwoBoneIKNode(GuardedNode):
                 self.get_fully_qualified_name().lstrip('/'), self.get_clock().now().to_msg(),
                 self._counters,
                 dict(config.as_parameters(), robot_description=self._robot_model.state),
-                self._output.report(), self.guard.count, self._counters.rejected.take_recent(),
+                self._output.mode.report(), self.guard.count,
+                self._counters.rejected.take_recent(),
                 arm_report(config, self._description.received)))
 
     def _timing(self) -> None:
@@ -240,7 +242,7 @@ class TwoBoneIKNode(GuardedNode):
                     self._solved = False
                 else:
                     self._republish_joint_state()
-        self._output.poll()
+        self._output.mode.poll()
 
     def _clock_jumping(self) -> None:
         """Note the time before a jump of the node's clock (``_clock_jumped``)."""
@@ -277,7 +279,7 @@ class TwoBoneIKNode(GuardedNode):
     def _republish_joint_state(self) -> None:
         """Publish the current solution again, stamped now (see the module docstring)."""
         if self._previous is not None:
-            self._output.republish(self._previous, self.get_clock().now().to_msg())
+            self._output.mode.republish(self._previous, self.get_clock().now().to_msg())
 
     # ------------------------------------------------------- parameters
 

@@ -32,7 +32,8 @@ from rclpy.node import Node
 from rclpy.serialization import deserialize_message
 from std_msgs.msg import Header
 from twobone_ik_ros.model.config import IKConfig
-from twobone_ik_ros.motion.joint_paths import Angles, BREAK_TEXT, PathPlan, plan_path
+from twobone_ik_ros.motion.angles import Angles
+from twobone_ik_ros.motion.joint_paths import BREAK_TEXT, PathPlan, plan_path
 from twobone_ik_ros.motion.limit_check import LimitRefusal
 from twobone_ik_ros.motion.planning import Unplanned
 from twobone_ik_ros.node.diagnostics import PATH_REJECTION_TEXT, TargetCounters
@@ -122,7 +123,7 @@ class PathFollower:
                 f'{plan.rejected} ({text}; unreachable={config.solver.unreachable.value})'))
             return
         try:
-            timed = self._output.follow(plan, stamp)
+            timed = self._output.mode.follow(plan, stamp)
         except LimitRefusal as refusal:  # the check where commands leave the node
             why = refusal.excursion.describe(config.joint_names)
             self._reject(Reason.JOINT_LIMITS.label, lambda: (
@@ -151,7 +152,7 @@ class PathFollower:
             self._warnings.warn('path_retimed', lambda: (
                 f"path of {len(points)} poses: its stamps ask for more than the joints' limits "
                 f'allow; stretched {timed.stretch:.3g} times'))
-        if not self._output.playing:  # sent whole: the arm's goal is its last point
+        if not self._output.mode.playing:  # sent whole: the arm's goal is its last point
             self._moved((float(plan.positions[-1, 0]), float(plan.positions[-1, 1])))
 
     def _reject(self, reason: str, describe: Callable[[], str]) -> None:

@@ -1,16 +1,20 @@
 """
-Where the node's solutions go: one class per value of the ``output`` parameter.
+Where the node's solutions go: a mode per value of the ``output`` parameter.
 
-``modes`` chooses the class (``MODES``) and swaps it when the parameter
-changes; ``base`` is the interface every mode has (``OutputMode``).  The
-modes: ``joint_states`` (a display), ``forward_command`` (a stream), and
-``joint_trajectory`` and ``follow_joint_trajectory`` (trajectories: a topic,
-an action), the three controller outputs on ``controller``'s common ground.
-What they use: ``arrival`` (how each move ended), ``streaming`` (positions
-over time), ``trajectories`` (the trajectory sent for a motion), the
-message builders ``positions``, ``commands`` and ``trajectory_wire``, and
-``libraries`` (a controller output's libraries, imported when it comes into
-force).  The motion itself is planned in ``motion``, without ROS.
+``base`` is the interface every mode has (``OutputMode``), with two kinds
+under it: ``joint_states`` (``JointStatesOutput``, a display) and
+``controller`` (``ControllerOutput``, an arm driven through ros2_control),
+which holds a transport, how a motion reaches the controller:
+``forward_command`` (``CommandStream``, a stream of commands) or
+``trajectories`` (``TrajectorySender``, one JointTrajectory per motion) on
+the topic (``joint_trajectory``) or as an action goal
+(``follow_joint_trajectory``).  ``modes`` pairs each value with what builds
+it (``MODES``) and swaps the mode when the parameter changes.  What they
+use: ``arrival`` (how each move ended), ``streaming`` (positions over
+time), the message builders ``positions``, ``commands`` and
+``trajectory_wire``, and ``libraries`` (a controller output's libraries,
+imported when it comes into force).  The motion itself is planned in
+``motion``, without ROS.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

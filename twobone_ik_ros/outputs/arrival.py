@@ -32,7 +32,8 @@ from typing import Any, Callable, Optional
 from geometry_msgs.msg import PointStamped
 from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
-from twobone_ik_ros.motion.feedback import Angles, ArmReport, GOAL_OUTCOMES, Move, MoveLedger
+from twobone_ik_ros.motion.angles import Angles
+from twobone_ik_ros.motion.feedback import ArmReport, GOAL_OUTCOMES, Move, MoveLedger
 from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
 
 Warn = Callable[[str, Callable[[], str]], None]

@@ -27,8 +27,9 @@ from typing import Any, Callable, Optional, Tuple
 
 from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
+from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.feedback import ArmReport
-from twobone_ik_ros.motion.joint_paths import Angles, PathPlan
+from twobone_ik_ros.motion.joint_paths import PathPlan
 from twobone_ik_ros.motion.limit_check import (
     Bounds, check_motion, LimitRefusal, position_excursion)
 from twobone_ik_ros.motion.path_timing import PathMotion
@@ -111,7 +112,7 @@ class OutputMode:
         """Send one solution, answering the target stamped ``stamp`` (``start``: where from)."""
         raise NotImplementedError
 
-    def follow(self, plan: PathPlan, stamp: Any) -> Optional[PathMotion]:
+    def follow(self, path: PathPlan, stamp: Any) -> Optional[PathMotion]:
         """
         Send a planned path; return it as timed within the limits (None: at its own timing).
 

@@ -1,5 +1,5 @@
 """
-What the controller outputs share: the arm's state read, moves planned from it, and sent.
+A controller output: the arm's state read, moves planned from it, and sent by a transport.
 
 A controller output drives an arm through ros2_control: it reads the arm's
 ``joint_states`` (``tracking.JointReader``, best effort, so any publisher's
@@ -11,12 +11,12 @@ Every motion passes the limit check on its way out; each move sent is told
 to ``arrival``, which says how it ended.  New limits while the arm moves
 re-plan the move under way within them (``_rein``).
 
-``ControllerOutput`` leaves to each mode only how a motion reaches the
-controller: ``_launch`` (start it at the time the mode chooses and send or
-stream it), ``_due``, ``_point`` (a target before the arm is heard) and
-``_send_at_own_timing`` (a path then); and how it knows that someone
-listens (``_listening``).  Its modes: ``forward_command``, and the two that
-send trajectories (``trajectories.TrajectoryOutput``).
+``ControllerOutput`` is all of that, for every controller; how a motion
+reaches the controller is its ``Transport``, one per output: a stream of
+commands (``forward_command.CommandStream``), or a JointTrajectory
+(``trajectories.TrajectorySender``) on the controller's topic
+(``joint_trajectory``) or as an action goal (``follow_joint_trajectory``).
+``modes.MODES`` pairs each output with its transport.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -29,85 +29,119 @@ send trajectories (``trajectories.TrajectoryOutput``).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Tuple, TypeVar
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Protocol, Tuple, TypeVar
 
+from rclpy.node import Node
 from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import JointState
 from twobone_ik_ros.model.config import IKConfig
+from twobone_ik_ros.motion.angles import Angles
+from twobone_ik_ros.motion.cycles import ControllerCycles
 from twobone_ik_ros.motion.feedback import ArmReport, Move
-from twobone_ik_ros.motion.joint_paths import Angles, PathPlan
-from twobone_ik_ros.motion.limit_check import check_planned, LimitRefusal
+from twobone_ik_ros.motion.joint_paths import PathPlan
+from twobone_ik_ros.motion.limit_check import Bounds, check_planned, LimitRefusal
 from twobone_ik_ros.motion.path_timing import load_path_timing, PathMotion, run_path, time_poses
-from twobone_ik_ros.motion.planning import Planner, Still, Timed, Unplanned
+from twobone_ik_ros.motion.planning import Planner, Samples, Still, Timed, Unplanned
 from twobone_ik_ros.motion.tracking import ArmTracker, JointReader
-from twobone_ik_ros.outputs.base import OutputMode, Parts, speed_limits
+from twobone_ik_ros.outputs.arrival import Arrival
+from twobone_ik_ros.outputs.base import Guard, OutputMode, Parts, speed_limits
+from twobone_ik_ros.outputs.streaming import Playback
 from twobone_ik_ros.ros.qos_events import QUIET_SUBSCRIPTION
 
 AnyTimed = TypeVar('AnyTimed', bound=Timed)
+#: What checks every motion's points before they go (the points, whether they
+#: carry accelerations, where the arm is as they begin or None); it raises
+#: ``LimitRefusal`` to refuse them (``OutputMode._check``).
+Check = Callable[[Samples, bool, Optional[Angles]], None]
+
+
+@dataclass(frozen=True)
+class Carrier:
+    """What a transport is made with: the node's parts and the output's."""
+
+    node: Node
+    #: the arm's motion as commanded: what a transport sends or streams, and undoes
+    tracker: ArmTracker
+    #: the controller's cycles, read off the arm's joint states (a stream times itself by them)
+    cycles: ControllerCycles
+    #: the output's check of every motion's points (``limit_check``)
+    check: Check
+    #: the output's check of a single position
+    check_position: Callable[[float, float], None]
+    #: the joints' bounds in force (they change with the parameters)
+    bounds: Callable[[], Bounds]
+    #: a path played at its own timing (before the arm's state is known)
+    playback: Playback
+    #: wraps the callbacks the node's own wrapping does not reach (the action's answers)
+    guard: Guard
+    #: moves sent and how they ended (an action's answers go there)
+    arrival: Arrival
+
+
+class Transport(Protocol):
+    """How a planned motion reaches its controller: what each controller output writes."""
+
+    #: the controller answers each motion (an action: diagnostics show the answers)
+    answers: bool
+    #: something takes the commands, as last asked (``listen``)
+    listened: bool
+
+    def listen(self) -> None:
+        """Ask the graph whether something takes the commands (not per target)."""
+
+    def configure(self, config: IKConfig) -> None:
+        """Take the joint names, rates and tolerances of ``config``."""
+
+    def start(self, motion_from: Callable[[int], Optional[AnyTimed]]) -> Optional[AnyTimed]:
+        """
+        Run ``motion_from(begin)`` from the start this transport chooses, and send what it gives.
+
+        ``motion_from`` plans, checks (raising to refuse) and records the
+        motion in the tracker; None when it has no state to plan from.
+        """
+
+    def due(self, motion: Timed) -> float:
+        """Return the seconds from now to the end of ``motion`` just sent."""
+
+    def point(self, theta1: float, theta2: float, goal: Angles,
+              start: Optional[Angles]) -> float:
+        """Send a target before the arm's state is known; return its seconds."""
+
+    def own_timing(self, path: PathPlan) -> None:
+        """Send a path at its own timing (the arm's state unknown)."""
+
+    def stop(self) -> None:
+        """Stop what is streamed (nothing, where a motion is sent whole)."""
+
+    def track(self, move: Optional[Move]) -> None:
+        """Follow ``move``, just sent, further (an action's answers; nothing otherwise)."""
+
+    def destroy(self) -> None:
+        """Take the transport's entities off the graph."""
 
 
 class ControllerOutput(OutputMode):
-    """An output that commands a controller and reads the arm's state."""
+    """An output that commands a controller, through ``transport``, and reads the arm's state."""
 
-    #: the output sends action goals (diagnostics show their counters)
-    _answers = False
-
-    def __init__(self, parts: Parts, config: IKConfig) -> None:
-        """Make the mode's command entity (``_connect``), then the arm's state subscription."""
+    def __init__(self, parts: Parts, config: IKConfig,
+                 transport: Callable[[Carrier], Transport]) -> None:
+        """Make the transport (a publisher or a client), then the subscription to the state."""
         super().__init__(parts, config)
         self._tracker = ArmTracker(Planner(*speed_limits(config)))
         self._reader = JointReader()
-        self._connect(parts)
-        self._listened = self._listening()  # something takes the commands (``poll``)
+        self._cycles = ControllerCycles()
+        self._transport = transport(Carrier(
+            parts.node, self._tracker, self._cycles, self._check, self._check_position,
+            lambda: self._bounds, self._playback, parts.guard, parts.arrival))
+        self._transport.listen()
         load_path_timing()  # now, not in the first path's callback (see path_timing)
         # best effort takes both reliable and best-effort publishers of the state
         self._state_subscription = self._node.create_subscription(
             JointState, 'joint_states', self._on_joint_state, qos_profile_sensor_data,
             event_callbacks=QUIET_SUBSCRIPTION)
 
-    # --------------------------------------------------------- what a mode says
-
-    def _connect(self, parts: Parts) -> None:
-        """Make the topic's publisher or the action's client."""
-        raise NotImplementedError
-
-    def _listening(self) -> bool:
-        """Tell whether anything takes the commands (a graph query: not per target)."""
-        raise NotImplementedError
-
-    def _launch(self, plan: Callable[[int], Optional[AnyTimed]]) -> Optional[AnyTimed]:
-        """
-        Run ``plan(begin)`` from the start the mode chooses and send what it gives.
-
-        ``plan`` plans, checks (raising to refuse) and records the motion in
-        the tracker; None when it has no state to plan from.
-        """
-        raise NotImplementedError
-
-    def _due(self, motion: Timed) -> float:
-        """Return the seconds from now to the end of ``motion`` just sent."""
-        raise NotImplementedError
-
-    def _point(self, theta1: float, theta2: float, goal: Angles,
-               start: Optional[Angles]) -> float:
-        """Send a target before the arm's state is known; return its seconds."""
-        raise NotImplementedError
-
-    def _send_at_own_timing(self, plan: PathPlan) -> None:
-        """Send a path at its own timing (the arm's state unknown)."""
-        raise NotImplementedError
-
-    def _stop_motion(self) -> None:
-        """Stop what the mode streams (nothing, for a mode that sends motions whole)."""
-
-    def _track(self, move: Optional[Move]) -> None:
-        """Follow ``move``, just sent, further (an action's answers)."""
-
-    def _forget_arm(self) -> None:
-        """Forget the arm's state and motion (another arm, a clock that jumped)."""
-        self._tracker.forget()
-
-    # --------------------------------------------------------- the mode's frame
+    # --------------------------------------------------------- configuration
 
     def _take(self, config: IKConfig) -> bool:
         planner = self._tracker.planner
@@ -115,11 +149,18 @@ class ControllerOutput(OutputMode):
         speeds_changed = speeds != (planner.limits, planner.min_duration)
         if speeds_changed:
             self._tracker.configure(Planner(*speeds))
-        return super()._take(config) or speeds_changed
+        changed = super()._take(config)
+        self._transport.configure(config)
+        return changed or speeds_changed
 
     def _named(self, names: Tuple[str, str]) -> None:
         self._reader.name(names)
         self._forget_arm()
+
+    def _forget_arm(self) -> None:
+        """Forget the arm's state, motion and cycles (another arm, a clock that jumped)."""
+        self._tracker.forget()
+        self._cycles.forget()
 
     @property
     def measured(self) -> Optional[Angles]:
@@ -131,7 +172,7 @@ class ControllerOutput(OutputMode):
         measured = self.measured
         return self.arrival.report(
             'none yet' if measured is None else f'{measured[0]!r} {measured[1]!r}',
-            self._answers)
+            self._transport.answers)
 
     def poll(self) -> None:
         """
@@ -140,7 +181,7 @@ class ControllerOutput(OutputMode):
         Whether anything takes the commands changes rarely: asked here, not
         of the graph on every target.
         """
-        self._listened = self._listening()
+        self._transport.listen()
         if self.arrival.poll():
             self._tracker.forget_measurement()  # plan from the commands until states return
 
@@ -153,16 +194,38 @@ class ControllerOutput(OutputMode):
         the same clock has been reset with it.
         """
         super().clock_jumped()
-        self._stop_motion()
+        self._transport.stop()
         self._forget_arm()
 
     def destroy(self) -> None:
-        """Stop streaming; destroy the arm's state subscription (the mode's entity: subclasses)."""
+        """Stop streaming; take the transport and the state's subscription off the graph."""
         super().destroy()
-        self._stop_motion()
+        self._transport.stop()
+        self._transport.destroy()
         self._node.destroy_subscription(self._state_subscription)
 
     # --------------------------------------------------------- moves
+
+    def send(self, theta1: float, theta2: float, stamp: Any, start: Optional[Angles]) -> None:
+        """
+        Send the move to the solution, planned within the limits from the arm's state.
+
+        Refused (counted, warned) when it would leave the limits or ruckig
+        does not plan it: the move under way goes on.
+        """
+        goal = self._bounds.inside((theta1, theta2))
+        tracker = self._tracker
+        transport = self._transport
+        braked = tracker.braked
+        try:
+            motion = transport.start(
+                lambda begin: tracker.move(goal, begin, self._check_planned))
+            seconds = (transport.point(theta1, theta2, goal, start) if motion is None
+                       else transport.due(motion))
+        except (LimitRefusal, Unplanned) as refusal:
+            self._refused(goal, refusal)
+            return
+        self._sent(stamp, goal, seconds, tracker.braked - braked)
 
     def _sent(self, stamp: Any, goal: Angles, seconds: float, braked: int = 0) -> None:
         """
@@ -170,7 +233,8 @@ class ControllerOutput(OutputMode):
 
         ``braked``: it was planned as a stop and a move from rest (``tracking``).
         """
-        self._track(self.arrival.sent(stamp, goal, seconds, self._listened, braked))
+        transport = self._transport
+        transport.track(self.arrival.sent(stamp, goal, seconds, transport.listened, braked))
 
     def _check_planned(self, motion: Timed) -> None:
         """Refuse a motion planned from the arm's state, which is its first point."""
@@ -184,29 +248,6 @@ class ControllerOutput(OutputMode):
         else:
             self.arrival.refused(goal, 'unplanned', f'ruckig did not plan it ({refusal})')
 
-    def _inside(self, position: Angles) -> Angles:
-        """Return ``position`` held inside the joint limits: a goal (``Bounds.inside``)."""
-        return self._bounds.inside(position)
-
-    def send(self, theta1: float, theta2: float, stamp: Any, start: Optional[Angles]) -> None:
-        """
-        Send the move to the solution, planned within the limits from the arm's state.
-
-        Refused (counted, warned) when it would leave the limits or ruckig
-        does not plan it: the move under way goes on.
-        """
-        goal = self._inside((theta1, theta2))
-        tracker = self._tracker
-        braked = tracker.braked
-        try:
-            motion = self._launch(lambda begin: tracker.move(goal, begin, self._check_planned))
-            seconds = (self._point(theta1, theta2, goal, start) if motion is None
-                       else self._due(motion))
-        except (LimitRefusal, Unplanned) as refusal:
-            self._refused(goal, refusal)
-            return
-        self._sent(stamp, goal, seconds, tracker.braked - braked)
-
     # --------------------------------------------------------- the arm's state
 
     def _on_joint_state(self, msg: JointState) -> None:
@@ -215,16 +256,13 @@ class ControllerOutput(OutputMode):
         if reading is not None:
             stamp = msg.header.stamp
             stamp_ns = stamp.sec * 1_000_000_000 + stamp.nanosec
-            self._heard_at(stamp_ns)
+            self._cycles.heard(stamp_ns)
             self._tracker.measure(reading[0], reading[1], stamp_ns)
             self.arrival.heard(reading[0])
 
-    def _heard_at(self, stamp_ns: int) -> None:
-        """Take the stamp of a joint state of the arm (a stream reads the cycles off it)."""
-
     # --------------------------------------------------------- paths
 
-    def follow(self, plan: PathPlan, stamp: Any) -> Optional[PathMotion]:
+    def follow(self, path: PathPlan, stamp: Any) -> Optional[PathMotion]:
         """
         Send a planned path as one move, answering ``stamp``.
 
@@ -233,35 +271,35 @@ class ControllerOutput(OutputMode):
         state), and returned; otherwise at its own timing (None).
         """
         self._playback.stop()
-        motion = self._run_path(plan)
-        goal = (float(plan.positions[-1, 0]), float(plan.positions[-1, 1]))
+        motion = self._run_path(path)
+        goal = (float(path.positions[-1, 0]), float(path.positions[-1, 1]))
         if motion is not None:
-            self._sent(stamp, goal, self._due(motion))
+            self._sent(stamp, goal, self._transport.due(motion))
             return motion
-        self._stop_motion()
+        self._transport.stop()
         self._tracker.drop_move()  # the path's own timing drives the arm now
-        self._send_at_own_timing(plan)
-        self._sent(stamp, goal, float(plan.times_ns[-1]) / 1e9)
+        self._transport.own_timing(path)
+        self._sent(stamp, goal, float(path.times_ns[-1]) / 1e9)
         return None
 
-    def _run_path(self, plan: PathPlan) -> Optional[PathMotion]:
+    def _run_path(self, path: PathPlan) -> Optional[PathMotion]:
         """Time the path from the arm's state and send or stream it (None: no state)."""
         tracker = self._tracker
         if not tracker.known:
             return None
-        parts = [time_poses(plan.positions[begin:end],
-                            (plan.times_ns[begin:end] - plan.times_ns[begin]) / 1e9
-                            if plan.stamped else None, tracker.planner.limits)
-                 for begin, end in plan.parts]
+        parts = [time_poses(path.positions[begin:end],
+                            (path.times_ns[begin:end] - path.times_ns[begin]) / 1e9
+                            if path.stamped else None, tracker.planner.limits)
+                 for begin, end in path.parts]
 
-        def start(begin: int) -> Optional[PathMotion]:
+        def motion_from(begin: int) -> Optional[PathMotion]:
             # the arm's state after the timing, which takes milliseconds
             motion = run_path(parts, tracker.state(begin), tracker.planner, self._bounds)
             if motion is not None:
                 tracker.run(motion, begin)
             return motion
 
-        return self._launch(start)
+        return self._transport.start(motion_from)
 
     # --------------------------------------------------------- new limits
 
@@ -282,15 +320,16 @@ class ControllerOutput(OutputMode):
         motion = tracker.motion
         if motion is None:
             return
-        goal = None if isinstance(motion, PathMotion) else self._inside(motion.goal)
+        inside = self._bounds.inside
+        goal = None if isinstance(motion, PathMotion) else inside(motion.goal)
         pending = self.arrival.ledger.pending
         stamp = pending.stamp if pending is not None else \
             self._node.get_clock().now().to_msg()
-        reined = self._launch(
-            lambda begin: tracker.rein(begin, goal, self._inside, self._check_planned))
+        reined = self._transport.start(
+            lambda begin: tracker.rein(begin, goal, inside, self._check_planned))
         if reined is None:
             return  # the motion was over
-        self._sent(stamp, reined.goal, self._due(reined))
+        self._sent(stamp, reined.goal, self._transport.due(reined))
         self._node.get_logger().warning(
             'the limits changed while the arm moved: '
             + ('it is held where it was: no motion within them could be planned'

@@ -5,7 +5,7 @@ MoveIt and ros2_control users drive joint_trajectory_controller through
 its ``follow_joint_trajectory`` action rather than its topic because the
 server answers: a goal is accepted or rejected (an inactive controller
 rejects it), then ends succeeded, aborted or canceled.  ``TrajectoryGoals``
-sends the trajectory ``TrajectoryOutput`` built for a move, with the node's
+sends the trajectory ``trajectories.TrajectorySender`` built for a move, with the node's
 ``goal_tolerance`` on every joint and its ``goal_time_tolerance``, so that
 the controller's success means what ``reached`` means.  A new goal
 replaces the one in flight: joint_trajectory_controller cancels the old
@@ -31,46 +31,56 @@ from typing import Any, Optional
 
 from action_msgs.msg import GoalStatus
 from rclpy.action import ActionClient
-from rclpy.node import Node
 from trajectory_msgs.msg import JointTrajectory
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.parameter_table import Output
 from twobone_ik_ros.motion.feedback import Move
-from twobone_ik_ros.outputs.arrival import Arrival
-from twobone_ik_ros.outputs.base import Guard, Parts
 from twobone_ik_ros.outputs.commands import duration
-from twobone_ik_ros.outputs.trajectories import TrajectoryOutput
+from twobone_ik_ros.outputs.controller import Carrier
+from twobone_ik_ros.outputs.trajectories import TrajectorySender
 #: A finished goal's status as a result of ``feedback.GOAL_OUTCOMES``; any other is an abort.
 _RESULTS = {GoalStatus.STATUS_SUCCEEDED: 'succeeded', GoalStatus.STATUS_CANCELED: 'canceled'}
 
 
 class TrajectoryGoals:
-    """The action client: goals sent, their answers counted and told to ``arrival``."""
+    """The action's client (a ``trajectories.Delivery``): goals sent, answers to ``arrival``."""
 
-    def __init__(self, node: Node, arrival: Arrival, guard: Guard) -> None:
+    answers = True
+    as_bytes = False
+
+    def __init__(self, carrier: Carrier) -> None:
         """
         Make the client of ``follow_joint_trajectory`` (relative: remapped like a topic).
 
-        ``guard`` wraps the answers' callbacks as the node's own are (a bug
-        in one costs that answer, not the node).  ImportError without
-        control_msgs.
+        The carrier's ``guard`` wraps the answers' callbacks as the node's own
+        are (a bug in one costs that answer, not the node).  ImportError
+        without control_msgs.
         """
         from control_msgs.action import FollowJointTrajectory
         from control_msgs.msg import JointTolerance
         self._goal_type = FollowJointTrajectory.Goal
         self._tolerance_type = JointTolerance
-        self._client = ActionClient(node, FollowJointTrajectory,
+        self._client = ActionClient(carrier.node, FollowJointTrajectory,
                                     Output.FOLLOW_JOINT_TRAJECTORY.topic)
-        self._arrival = arrival
-        self._guard = guard
+        self._arrival = carrier.arrival
+        self._guard = carrier.guard
+        self._ready = False  # the server was there when last asked (``ready``)
         self._request: Any = None  # the goal just sent, until ``track`` names its move
 
     def ready(self) -> bool:
         """Tell whether the action's server is there (a graph query: not per target)."""
-        return bool(self._client.server_is_ready())
+        self._ready = bool(self._client.server_is_ready())
+        return self._ready
 
-    def send(self, trajectory: JointTrajectory, config: IKConfig) -> None:
-        """Send ``trajectory`` as a goal with ``config``'s tolerances; ``track`` follows."""
+    def deliver(self, trajectory: JointTrajectory, config: IKConfig) -> None:
+        """
+        Send ``trajectory`` as a goal with ``config``'s tolerances; ``track`` follows.
+
+        Not without a server when last asked: the move then counts as sent to
+        no controller (``arrival``).
+        """
+        if not self._ready:
+            return
         goal = self._goal_type()
         goal.trajectory = trajectory
         goal.goal_tolerance = [self._tolerance_type(name=name, position=config.goal_tolerance)
@@ -106,28 +116,6 @@ class TrajectoryGoals:
         self._client.destroy()
 
 
-class FollowJointTrajectoryOutput(TrajectoryOutput):
-    """Trajectories sent as goals of ``follow_joint_trajectory``; their answers counted."""
-
-    _answers = True
-    _as_bytes = False
-
-    def _connect(self, parts: Parts) -> None:
-        super()._connect(parts)
-        self._goals = TrajectoryGoals(self._node, self.arrival, parts.guard)
-
-    def _listening(self) -> bool:
-        return self._goals.ready()
-
-    def _deliver(self, message: Any) -> None:
-        """Send the trajectory as a goal, if the action's server is there."""
-        if self._listened:
-            self._goals.send(message, self._config)
-
-    def _track(self, move: Optional[Move]) -> None:
-        self._goals.track(move)
-
-    def destroy(self) -> None:
-        """Destroy the action's client (answers still to come are dropped)."""
-        super().destroy()
-        self._goals.destroy()
+def follow_joint_trajectory_transport(carrier: Carrier) -> TrajectorySender:
+    """Return the transport of ``output:=follow_joint_trajectory``."""
+    return TrajectorySender(carrier, TrajectoryGoals(carrier))

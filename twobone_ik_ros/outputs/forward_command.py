@@ -25,74 +25,89 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from std_msgs.msg import Float64MultiArray
+from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.parameter_table import Output
-from twobone_ik_ros.motion.joint_paths import Angles, PathPlan
-from twobone_ik_ros.motion.limit_check import Envelope, first
+from twobone_ik_ros.motion.angles import Angles
+from twobone_ik_ros.motion.feedback import Move
+from twobone_ik_ros.motion.joint_paths import PathPlan
+from twobone_ik_ros.motion.limit_check import at_rest, Envelope, first
 from twobone_ik_ros.motion.planning import Timed
-from twobone_ik_ros.outputs.base import Parts, QUEUE_DEPTH
-from twobone_ik_ros.outputs.controller import AnyTimed, ControllerOutput
+from twobone_ik_ros.outputs.base import QUEUE_DEPTH
+from twobone_ik_ros.outputs.controller import AnyTimed, Carrier
 from twobone_ik_ros.outputs.positions import PositionMessages
 from twobone_ik_ros.outputs.streaming import Stream
-from twobone_ik_ros.outputs.trajectories import at_rest
 from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
 
 
-class ForwardCommandOutput(ControllerOutput):
-    """Moves streamed as positions for forward_command_controller."""
+class CommandStream:
+    """Moves streamed as positions for forward_command_controller: a transport."""
 
-    def _connect(self, parts: Parts) -> None:
-        self._stream = Stream(self._node, self._tracker)
+    answers = False
+
+    def __init__(self, carrier: Carrier) -> None:
+        """Make the ``commands`` publisher; the stream's timer comes when a move does."""
+        self._node = carrier.node
+        self._check = carrier.check
+        self._check_position = carrier.check_position
+        self._bounds = carrier.bounds
+        self._playback = carrier.playback
+        self._stream = Stream(carrier.node, carrier.tracker, carrier.cycles)
         self._messages = PositionMessages()
+        self._rate = 0.0
+        self.listened = False
         #: what the stream may publish of its motion (``limit_check.Envelope``)
-        self._envelope = Envelope(self._bounds, None)
+        self._envelope = Envelope(carrier.bounds(), None)
         self._publisher = self._node.create_publisher(
             Float64MultiArray, Output.FORWARD_COMMAND.topic, QUEUE_DEPTH,
             event_callbacks=QUIET_PUBLISHER)
 
-    def _listening(self) -> bool:
-        return bool(self._publisher.get_subscription_count() > 0)
+    def listen(self) -> None:
+        """Ask the graph whether a subscription takes the commands."""
+        self.listened = bool(self._publisher.get_subscription_count() > 0)
 
-    def _launch(self, plan: Callable[[int], Optional[AnyTimed]]) -> Optional[AnyTimed]:
+    def configure(self, config: IKConfig) -> None:
+        """Take the stream's rate (the controller's ``update_rate``)."""
+        self._rate = config.command_rate
+
+    def start(self, motion_from: Callable[[int], Optional[AnyTimed]]) -> Optional[AnyTimed]:
         """Plan from the last cycle the stream has published, and stream the motion."""
-        motion = plan(self._stream.begin(self._config.command_rate))
+        motion = motion_from(self._stream.begin(self._rate))
         if motion is not None:
-            self._envelope = Envelope(self._bounds, first(motion.points()))
-            self._stream.start(self._config.command_rate, self._stream_command)
+            self._envelope = Envelope(self._bounds(), first(motion.points()))
+            self._stream.start(self._rate, self._stream_command)
         return motion
 
     def _stream_command(self, theta1: float, theta2: float) -> None:
         """Publish a position of the stream's motion, held within its ``Envelope``."""
-        self._publish_command(*self._envelope.admit((theta1, theta2)))
+        self._publish(*self._envelope.admit((theta1, theta2)))
 
-    def _publish_command(self, theta1: float, theta2: float) -> None:
+    def _publish(self, theta1: float, theta2: float) -> None:
         self._publisher.publish(self._messages.command(theta1, theta2))
 
-    def _due(self, motion: Timed) -> float:
+    def due(self, motion: Timed) -> float:
+        """Return the seconds from now to the end of the motion streamed."""
         return self._stream.due(motion)
 
-    def _point(self, theta1: float, theta2: float, goal: Angles,
-               start: Optional[Angles]) -> float:
+    def point(self, theta1: float, theta2: float, goal: Angles,
+              start: Optional[Angles]) -> float:
         """Publish the solution once: the controller jumps to it (nothing to plan from)."""
         self._check_position(theta1, theta2)
         self._stream.stop()
-        self._publish_command(theta1, theta2)
+        self._publish(theta1, theta2)
         return 0.0
 
-    def _send_at_own_timing(self, plan: PathPlan) -> None:
-        self._check(at_rest(plan.times_ns, plan.positions), False, None)
-        self._playback.play(plan.positions, plan.times_ns, self._publish_command)
+    def own_timing(self, path: PathPlan) -> None:
+        """Play the path back at its own timing, one command per pose due."""
+        self._check(at_rest(path.times_ns, path.positions), False, None)
+        self._playback.play(path.positions, path.times_ns, self._publish)
 
-    def _stop_motion(self) -> None:
+    def stop(self) -> None:
+        """Stop the stream."""
         self._stream.stop()
 
-    def _forget_arm(self) -> None:
-        super()._forget_arm()
-        self._stream.cycles.forget()
-
-    def _heard_at(self, stamp_ns: int) -> None:
-        self._stream.cycles.heard(stamp_ns)
+    def track(self, move: Optional[Move]) -> None:
+        """Nothing to follow: the topic does not answer."""
 
     def destroy(self) -> None:
-        """Stop the stream; destroy the publisher."""
-        super().destroy()
+        """Destroy the publisher (the stream has stopped)."""
         self._node.destroy_publisher(self._publisher)

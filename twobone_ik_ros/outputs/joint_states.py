@@ -24,12 +24,12 @@ from typing import Any, Optional, Tuple
 from sensor_msgs.msg import JointState
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.parameter_table import Output
-from twobone_ik_ros.motion.joint_paths import Angles, PathPlan
-from twobone_ik_ros.motion.limit_check import position_excursion
+from twobone_ik_ros.motion.angles import Angles
+from twobone_ik_ros.motion.joint_paths import PathPlan
+from twobone_ik_ros.motion.limit_check import at_rest, position_excursion
 from twobone_ik_ros.motion.path_timing import PathMotion
 from twobone_ik_ros.outputs.base import OutputMode, Parts, QUEUE_DEPTH
 from twobone_ik_ros.outputs.positions import PositionMessages
-from twobone_ik_ros.outputs.trajectories import at_rest
 from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
 
 
@@ -51,11 +51,11 @@ class JointStatesOutput(OutputMode):
         self._check_position(theta1, theta2)
         self._publisher.publish(self._messages.joint_state(theta1, theta2, stamp))
 
-    def follow(self, plan: PathPlan, stamp: Any) -> Optional[PathMotion]:
+    def follow(self, path: PathPlan, stamp: Any) -> Optional[PathMotion]:
         """Play the path back at its own timing (nothing to time it for)."""
         self._playback.stop()
-        self._check(at_rest(plan.times_ns, plan.positions), False, None)
-        self._playback.play(plan.positions, plan.times_ns, self._publish_now)
+        self._check(at_rest(path.times_ns, path.positions), False, None)
+        self._playback.play(path.positions, path.times_ns, self._publish_now)
         return None
 
     def _publish_now(self, theta1: float, theta2: float) -> None:

@@ -4,8 +4,8 @@
 joint_trajectory_controller takes a trajectory_msgs/JointTrajectory on its
 ``joint_trajectory`` topic and follows it from its stamp on; a new one
 replaces the rest of the one it follows.  The trajectories are those of
-``TrajectoryOutput``, written as bytes; the topic does not answer, so
-``arrival`` tells whether the arm got there from its joint states.
+``trajectories.TrajectorySender``, written as bytes; the topic does not
+answer, so ``arrival`` tells whether the arm got there from its joint states.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -18,31 +18,47 @@ replaces the rest of the one it follows.  The trajectories are those of
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from trajectory_msgs.msg import JointTrajectory
+from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.parameter_table import Output
-from twobone_ik_ros.outputs.base import Parts, QUEUE_DEPTH
-from twobone_ik_ros.outputs.trajectories import TrajectoryOutput
+from twobone_ik_ros.motion.feedback import Move
+from twobone_ik_ros.outputs.base import QUEUE_DEPTH
+from twobone_ik_ros.outputs.controller import Carrier
+from twobone_ik_ros.outputs.trajectories import TrajectorySender
 from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
 
 
-class JointTrajectoryOutput(TrajectoryOutput):
-    """Trajectories published on ``joint_trajectory``."""
+class TrajectoryTopic:
+    """Trajectories published on ``joint_trajectory``: a ``trajectories.Delivery``."""
 
-    def _connect(self, parts: Parts) -> None:
-        super()._connect(parts)
-        self._publisher = self._node.create_publisher(
+    answers = False
+    as_bytes = True
+
+    def __init__(self, carrier: Carrier) -> None:
+        """Make the publisher."""
+        self._node = carrier.node
+        self._publisher = carrier.node.create_publisher(
             JointTrajectory, Output.JOINT_TRAJECTORY.topic, QUEUE_DEPTH,
             event_callbacks=QUIET_PUBLISHER)
 
-    def _listening(self) -> bool:
+    def ready(self) -> bool:
+        """Tell whether a subscription takes the trajectories."""
         return bool(self._publisher.get_subscription_count() > 0)
 
-    def _deliver(self, message: Any) -> None:
-        self._publisher.publish(message)
+    def deliver(self, trajectory: Any, config: IKConfig) -> None:
+        """Publish the trajectory (bytes or the message)."""
+        self._publisher.publish(trajectory)
+
+    def track(self, move: Optional[Move]) -> None:
+        """Nothing to follow: the topic does not answer."""
 
     def destroy(self) -> None:
         """Destroy the publisher."""
-        super().destroy()
         self._node.destroy_publisher(self._publisher)
+
+
+def joint_trajectory_transport(carrier: Carrier) -> TrajectorySender:
+    """Return the transport of ``output:=joint_trajectory``."""
+    return TrajectorySender(carrier, TrajectoryTopic(carrier))

@@ -1,11 +1,13 @@
 """
-The output in force: the class of each value of the ``output`` parameter, and the swap.
+The output in force: what builds each value of the ``output`` parameter, and the swap.
 
-``MODES`` is the one place the modes are chosen: a new output mode is a
-module with its class (an ``OutputMode``) and a line here.  ``ArmOutput``
-is what the node holds: the mode of its configuration, made anew when the
-parameter changes (the old one's entities leave the graph first, so only
-what the mode in force uses is there: an entity's cost,
+``MODES`` is the one place the modes are chosen: ``joint_states`` is a mode
+of its own (``JointStatesOutput``), and each controller output is a
+``ControllerOutput`` with its transport.  A new controller output is a
+transport (``controller.Transport``) and a line here.  ``ArmOutput`` is
+what the node holds: ``mode``, the mode of its configuration, made anew
+when the parameter changes (the old one's entities leave the graph first,
+so only what the mode in force uses is there: an entity's cost,
 ``ros.executor``), and what outlives a change (``arrival``: the moves'
 counters and ``reached``).
 """
@@ -20,31 +22,37 @@ counters and ``reached``).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Type
+from functools import partial
+from typing import Callable, Dict, Optional
 
 from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.parameter_table import Output
-from twobone_ik_ros.motion.feedback import ArmReport
-from twobone_ik_ros.motion.joint_paths import Angles, PathPlan
-from twobone_ik_ros.motion.path_timing import PathMotion
+from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.outputs.arrival import Arrival, Warn
 from twobone_ik_ros.outputs.base import Guard, OutputMode, Parts
-from twobone_ik_ros.outputs.follow_joint_trajectory import FollowJointTrajectoryOutput
-from twobone_ik_ros.outputs.forward_command import ForwardCommandOutput
+from twobone_ik_ros.outputs.controller import Carrier, ControllerOutput, Transport
+from twobone_ik_ros.outputs.follow_joint_trajectory import follow_joint_trajectory_transport
+from twobone_ik_ros.outputs.forward_command import CommandStream
 from twobone_ik_ros.outputs.joint_states import JointStatesOutput
-from twobone_ik_ros.outputs.joint_trajectory import JointTrajectoryOutput
+from twobone_ik_ros.outputs.joint_trajectory import joint_trajectory_transport
 
-MODES: Dict[Output, Type[OutputMode]] = {
+#: how each controller output's motions reach its controller
+TRANSPORTS: Dict[Output, Callable[[Carrier], Transport]] = {
+    Output.FORWARD_COMMAND: CommandStream,
+    Output.JOINT_TRAJECTORY: joint_trajectory_transport,
+    Output.FOLLOW_JOINT_TRAJECTORY: follow_joint_trajectory_transport,
+}
+#: what builds the mode of each value of ``output`` (from the parts and the configuration)
+MODES: Dict[Output, Callable[[Parts, IKConfig], OutputMode]] = {
     Output.JOINT_STATES: JointStatesOutput,
-    Output.FORWARD_COMMAND: ForwardCommandOutput,
-    Output.JOINT_TRAJECTORY: JointTrajectoryOutput,
-    Output.FOLLOW_JOINT_TRAJECTORY: FollowJointTrajectoryOutput,
+    **{output: partial(ControllerOutput, transport=transport)
+       for output, transport in TRANSPORTS.items()},
 }
 
 
 class ArmOutput:
-    """The node's output mode in force, swapped when the ``output`` parameter changes."""
+    """The node's output mode in force (``mode``), swapped when the ``output`` parameter does."""
 
     def __init__(self, node: Node, moved: Callable[[Angles], None], warn: Warn,
                  guard: Guard) -> None:
@@ -57,61 +65,19 @@ class ArmOutput:
         """
         self.arrival = Arrival(node, warn)
         self._parts = Parts(node, self.arrival, moved, guard)
-        self._mode: Optional[OutputMode] = None
         self._output: Optional[Output] = None
-        #: publishes one solution: (theta1, theta2, stamp, start of the move or None)
-        self.send: Callable[[float, float, Any, Optional[Angles]], None] = _send_nothing
-
-    @property
-    def mode(self) -> OutputMode:
-        """Return the mode in force."""
-        if self._mode is None:
-            raise RuntimeError('ArmOutput.configure was not called')
-        return self._mode
+        #: the mode in force (from ``configure`` on): the node sends, follows and polls through it
+        self.mode: OutputMode
 
     def configure(self, config: IKConfig) -> None:
         """Make ``config``'s output the one in force (a new mode only when it changed)."""
         self.arrival.configure(config, config.output.drives_controller)
-        mode = self._mode
-        if mode is None or config.output is not self._output:
-            if mode is not None:
-                mode.destroy()
-            mode = self._mode = MODES[config.output](self._parts, config)
+        if config.output is not self._output:
+            if self._output is not None:
+                self.mode.destroy()
+            self.mode = MODES[config.output](self._parts, config)
             self._output = config.output
-            self.send = mode.send
-        mode.configure(config)
-
-    @property
-    def measured(self) -> Optional[Angles]:
-        """Return the arm's last measured angles (controller outputs; None before any)."""
-        mode = self._mode  # per target: no more than one look-up on the way
-        return None if mode is None else mode.measured
-
-    def report(self) -> Optional[ArmReport]:
-        """Return the arm's state and moves for diagnostics (None for a display)."""
-        return self.mode.report()
-
-    def poll(self) -> None:
-        """Time out moves and the arm's state (the node's housekeeping calls it)."""
-        self.mode.poll()
-
-    def follow(self, plan: PathPlan, stamp: Any) -> Optional[PathMotion]:
-        """Send a planned path (``OutputMode.follow``)."""
-        return self.mode.follow(plan, stamp)
-
-    def republish(self, position: Angles, stamp: Any) -> None:
-        """Publish ``position`` again on joint_states (that output only; not if limits changed)."""
-        self.mode.republish(position, stamp)
-
-    def stop_playback(self) -> None:
-        """Stop a path being played back (a new target or path replaces it)."""
-        self.mode.stop_playback()
-
-    @property
-    def playing(self) -> bool:
-        """Tell whether a path is being played back."""
-        mode = self._mode  # per target, as ``measured``
-        return mode is not None and mode.playing
+        self.mode.configure(config)
 
     def clock_jumped(self) -> None:
         """
@@ -122,7 +88,3 @@ class ArmOutput:
         """
         self.mode.clock_jumped()
         self.arrival.clock_jumped()
-
-
-def _send_nothing(theta1: float, theta2: float, stamp: Any, start: Optional[Angles]) -> None:
-    raise RuntimeError('ArmOutput.configure was not called')

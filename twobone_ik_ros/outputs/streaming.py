@@ -36,8 +36,8 @@ from typing import Any, Callable, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 from rclpy.node import Node
+from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.cycles import ControllerCycles
-from twobone_ik_ros.motion.joint_paths import Angles
 from twobone_ik_ros.motion.planning import Timed
 from twobone_ik_ros.motion.tracking import ArmTracker
 
@@ -49,11 +49,15 @@ Publish = Callable[[float, float], None]
 class Stream:
     """The tracker's motion, streamed at a controller's cycles (``forward_command``)."""
 
-    def __init__(self, node: Node, tracker: ArmTracker) -> None:
-        """Make the timer on ``node`` when a stream starts; ``tracker`` holds the motion."""
+    def __init__(self, node: Node, tracker: ArmTracker, cycles: ControllerCycles) -> None:
+        """
+        Make the timer on ``node`` when a stream starts; ``tracker`` holds the motion.
+
+        ``cycles`` are the controller's, read off the arm's joint states.
+        """
         self._node = node
         self._tracker = tracker
-        self.cycles = ControllerCycles()
+        self._cycles = cycles
         self._timer: Any = None
         self._publish: Optional[Publish] = None
         self._period_ns = 0
@@ -77,17 +81,17 @@ class Stream:
         self._follow_clock()
         timer = self._timer
         if timer is not None and period == self._period_ns:
-            if self.cycles.follows_last and self._content_ns:
+            if self._cycles.follows_last and self._content_ns:
                 return self._content_ns  # the next message is for the cycle after it
             publish = now + timer.time_until_next_call()
         else:
-            publish = self._first_ns = self.cycles.publish_time(now, period)
+            publish = self._first_ns = self._cycles.publish_time(now, period)
             self._content_ns = 0
-        return self.cycles.content_time(publish, period) - period
+        return self._cycles.content_time(publish, period) - period
 
     def _follow_clock(self) -> None:
         """On a simulator's clock, take the controller's next cycle a period after its last."""
-        self.cycles.follows_last = self._node.get_clock().ros_time_is_active
+        self._cycles.follows_last = self._node.get_clock().ros_time_is_active
 
     def due(self, motion: Timed) -> float:
         """Return the seconds from now to the end of the tracker's ``motion`` (from ``begin``)."""
@@ -110,7 +114,7 @@ class Stream:
         now = self._now()
         period = self._period_ns
         self._follow_clock()
-        cycle = self._content_ns = self.cycles.content_time(now, period, self._content_ns)
+        cycle = self._content_ns = self._cycles.content_time(now, period, self._content_ns)
         state = self._tracker.commanded(cycle)
         if state is None or self._publish is None:
             self.stop()
@@ -122,7 +126,7 @@ class Stream:
         timer = self._timer
         following = self._now() + timer.time_until_next_call()
         timer.timer_period_ns = (
-            self.cycles.publish_time(following + period // 2, period) - following)
+            self._cycles.publish_time(following + period // 2, period) - following)
 
     def stop(self) -> None:
         """Stop streaming."""
