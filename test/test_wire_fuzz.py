@@ -1,5 +1,5 @@
 """
-The node's front door fuzzed: ``TargetReader`` against rclpy's own deserialisation.
+The node's front doors fuzzed: ``TargetReader`` and ``JointStateReader`` against rclpy's own.
 
 Whatever bytes arrive on ``target``, the reader must either return exactly
 what ``rclpy.serialization.deserialize_message`` reads from them (stamp,
@@ -8,7 +8,10 @@ asks rclpy, and counts what rclpy cannot read as ``rejected.malformed``).
 Cases: purely random bytes, and serialised targets mutated the ways a broken
 or hostile writer would (bytes flipped, cut short, lengths changed, frames
 that are not UTF-8 or hold a NUL, an encoding's header changed), 100 000 in
-all from fixed seeds, then hypothesis searching the same space.
+all from fixed seeds, then hypothesis searching the same space.  The same
+for what a controller output reads on ``joint_states`` (stamp, names,
+positions and velocities; the efforts must be readable too), 50 000 cases,
+with sequence lengths and names broken as well.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -26,7 +29,8 @@ from fuzzing import checker, HEADER, mutate, odd_size, rclpy_reading, tally
 from geometry_msgs.msg import PointStamped
 from hypothesis import given, settings, strategies
 from rclpy.serialization import serialize_message
-from twobone_ik_ros.ros.wire import TargetReader
+from sensor_msgs.msg import JointState
+from twobone_ik_ros.ros.wire import JointStateReader, TargetReader
 
 READER = TargetReader()
 FRAMES = ('', 'a', 'base_link', 'frame_of_nine', 'wörld', 'map/odom/base_link_with_more')
@@ -99,3 +103,65 @@ def test_the_reader_reads_as_rclpy_or_refuses_what_hypothesis_finds(data, with_h
        strategies.binary(min_size=24, max_size=40))
 def test_frames_of_any_bytes_and_length_are_read_as_rclpy_reads_them(size, chars, tail):
     check(HEADER + struct.pack('<iII', 7, 8, size) + chars + tail)
+
+
+JOINTS = JointStateReader()
+NAMES = ('', 'a', 'shoulder_joint', 'elbow_joint', 'jöint', 'wrist_3_joint_of_a_long_arm')
+VALUES = (0.5, -0.0, float('nan'), float('inf'), 1e308, -2.5)
+
+
+def joints_of(msg):
+    """Return a JointState in the reader's form."""
+    return (msg.header.stamp.sec, msg.header.stamp.nanosec, list(msg.name),
+            tuple(msg.position), tuple(msg.velocity))
+
+
+def joint_bits(joints):
+    """Return a joint state with its doubles as bytes."""
+    return joints[:3] + tuple(tuple(struct.pack('<d', v) for v in values)
+                              for values in joints[3:])
+
+
+check_joints = checker(JOINTS, rclpy_reading(JointState, joints_of), joint_bits)
+
+
+def joint_sample(rng):
+    msg = JointState()
+    msg.header.stamp.sec = rng.randint(-2**31, 2**31 - 1)
+    msg.header.stamp.nanosec = rng.randint(0, 2**32 - 1)
+    msg.header.frame_id = rng.choice(FRAMES)
+    msg.name = [rng.choice(NAMES) for _ in range(rng.randrange(4))]
+    msg.position, msg.velocity, msg.effort = (
+        [rng.choice(VALUES + (rng.uniform(-4.0, 4.0),)) for _ in range(rng.randrange(4))]
+        for _ in range(3))
+    return bytearray(serialize_message(msg))
+
+
+def some_length(rng, raw, other):
+    """Change a 4-aligned word of the payload (often a length: the frame's, a name's, a list's)."""
+    words = (len(raw) - 4) // 4
+    if words:
+        struct.pack_into('<I', raw, 4 + 4 * rng.randrange(words), odd_size(rng))
+
+
+def some_byte_odd(rng, raw, other):
+    """Change a byte the way that breaks a string: not UTF-8, a NUL, or where the NUL belongs."""
+    raw[4 + rng.randrange(len(raw) - 4)] = rng.choice([0, 0x80, 0xc3, 0xff, 1])
+
+
+def joint_cases(rng):
+    for i in range(CASES // 2):
+        if i % 10 == 0:
+            yield (HEADER if rng.random() < 0.8 else b'') + rng.randbytes(rng.randrange(96))
+        else:
+            yield mutate(rng, joint_sample, (some_length, some_byte_odd))
+
+
+def test_joint_states_read_as_rclpy_or_refused_50000_random_and_mutated():
+    tally(check_joints, joint_cases(random.Random(22)))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(strategies.binary(max_size=120), strategies.booleans())
+def test_joint_states_read_as_rclpy_or_refused_what_hypothesis_finds(data, with_header):
+    check_joints((HEADER if with_header else b'') + data)

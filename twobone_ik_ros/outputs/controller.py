@@ -34,6 +34,7 @@ from typing import Any, Callable, Optional, Protocol, Tuple, TypeVar
 
 from rclpy.node import Node
 from rclpy.qos import qos_profile_sensor_data
+from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.motion.angles import Angles
@@ -48,6 +49,7 @@ from twobone_ik_ros.outputs.arrival import Arrival
 from twobone_ik_ros.outputs.base import Guard, OutputMode, Parts, speed_limits
 from twobone_ik_ros.outputs.streaming import Playback
 from twobone_ik_ros.ros.qos_events import QUIET_SUBSCRIPTION
+from twobone_ik_ros.ros.wire import JointStateReader
 
 AnyTimed = TypeVar('AnyTimed', bound=Timed)
 #: What checks every motion's points before they go (the points, whether they
@@ -130,6 +132,7 @@ class ControllerOutput(OutputMode):
         super().__init__(parts, config)
         self._tracker = ArmTracker(Planner(*speed_limits(config)))
         self._reader = JointReader()
+        self._joints = JointStateReader()
         self._cycles = ControllerCycles()
         self._transport = transport(Carrier(
             parts.node, self._tracker, self._cycles, self._check, self._check_position,
@@ -139,7 +142,7 @@ class ControllerOutput(OutputMode):
         # best effort takes both reliable and best-effort publishers of the state
         self._state_subscription = self._node.create_subscription(
             JointState, 'joint_states', self._on_joint_state, qos_profile_sensor_data,
-            event_callbacks=QUIET_SUBSCRIPTION)
+            event_callbacks=QUIET_SUBSCRIPTION, raw=True)
 
     # --------------------------------------------------------- configuration
 
@@ -250,12 +253,26 @@ class ControllerOutput(OutputMode):
 
     # --------------------------------------------------------- the arm's state
 
-    def _on_joint_state(self, msg: JointState) -> None:
-        """Keep the arm's (theta1, theta2): matched by name, any order, other joints ignored."""
-        reading = self._reader.read(msg.name, msg.position, msg.velocity)
+    def _on_joint_state(self, raw: bytes) -> None:
+        """
+        Keep the arm's (theta1, theta2): matched by name, any order, other joints ignored.
+
+        Read from the bytes (``ros.wire.JointStateReader``: a broadcaster's
+        100 Hz or more, without a message object each); what it leaves to
+        rclpy and rclpy cannot read either is not a joint state.
+        """
+        joints = self._joints.read(raw)
+        if joints is None:
+            try:
+                msg = deserialize_message(raw, JointState)
+            except Exception:  # noqa: B902  (rclpy's error types differ by distro)
+                return
+            joints = (msg.header.stamp.sec, msg.header.stamp.nanosec, msg.name, msg.position,
+                      msg.velocity)
+        sec, nanosec, names, position, velocity = joints
+        reading = self._reader.read(names, position, velocity)
         if reading is not None:
-            stamp = msg.header.stamp
-            stamp_ns = stamp.sec * 1_000_000_000 + stamp.nanosec
+            stamp_ns = sec * 1_000_000_000 + nanosec
             self._cycles.heard(stamp_ns)
             self._tracker.measure(reading[0], reading[1], stamp_ns)
             self.arrival.heard(reading[0])

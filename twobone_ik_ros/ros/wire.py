@@ -22,6 +22,9 @@ like is the middleware's business, so nothing here assumes it blindly:
   encodings, and strings that rclpy would read as other characters than
   their bytes) it returns None and the caller deserialises with rclpy, so
   what it does return is exactly what rclpy reads (fuzzed in the suite).
+- ``JointStateReader`` reads a JointState the same way (stamp, names,
+  positions and velocities; the efforts are checked, not kept): the arm's
+  state, which a controller output takes at the broadcaster's rate.
 - ``SerializedMessage`` serialises one message with marker values, finds
   where the stamp and the two doubles landed, and checks that rewriting
   them gives what ``deserialize_message`` reads back as those values.
@@ -39,10 +42,11 @@ like is the middleware's business, so nothing here assumes it blindly:
 from __future__ import annotations
 
 import struct
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 from geometry_msgs.msg import PointStamped
 from rclpy.serialization import deserialize_message, serialize_message
+from sensor_msgs.msg import JointState
 
 #: encapsulation header of little-endian classic CDR (XCDR1) with no options:
 #: what the middlewares write; other options (Fast CDR reads padding bits from
@@ -59,6 +63,8 @@ _MARK_PAIR = (1.2345678901234567e-300, -2.3456789012345678e-299)
 
 #: stamp sec, stamp nanosec, frame_id, x, y, z
 Target = Tuple[int, int, str, float, float, float]
+#: stamp sec, stamp nanosec, names, positions, velocities
+Joints = Tuple[int, int, List[str], Tuple[float, ...], Tuple[float, ...]]
 
 
 class TargetReader:
@@ -89,6 +95,68 @@ class TargetReader:
             return None
         x, y, z = _XYZ.unpack_from(payload, point)
         return sec, nanosec, frame, x, y, z
+
+
+class JointStateReader:
+    """Read a serialised JointState; None when it is not in the form checked at start."""
+
+    def __init__(self) -> None:
+        """Check the reader on samples serialised by the middleware in use."""
+        self.usable = True
+        for frame, names, positions, velocities, efforts in (
+                ('', ['a', 'bc'], [0.5, -1.25], [], []),
+                ('x', ['shoulder_joint', 'elbow_joint'], [0.5, -1.25], [3.0, -0.0], [1.0]),
+                ('base', ['j'], [], [2.0], []),
+                ('frame_of_nine', [], [], [], [7.0, 8.0]),
+                ('seven77', ['', 'abcd', 'abc'], [1.0, 2.0, 3.0], [], [4.0])):
+            sample = JointState(name=names, position=positions, velocity=velocities,
+                                effort=efforts)
+            sample.header.stamp.sec, sample.header.stamp.nanosec = 1_700_000_000, 123_456_789
+            sample.header.frame_id = frame
+            if self.read(serialize_message(sample)) != (
+                    1_700_000_000, 123_456_789, names, tuple(positions), tuple(velocities)):
+                self.usable = False
+                return
+
+    def read(self, raw: bytes) -> Optional[Joints]:
+        """Return the joint state in ``raw``, or None if it is not little-endian classic CDR."""
+        if not self.usable or raw[:4] != CDR_LE or len(raw) < ENCAPSULATION + 12:
+            return None
+        payload = memoryview(raw)[ENCAPSULATION:]
+        size = len(payload)
+        sec, nanosec = STAMP.unpack_from(payload, 0)
+        frame, at = read_string(payload, 8)
+        if frame is None:
+            return None
+        at = align(at, 4)
+        if at + 4 > size:
+            return None
+        (count,) = U32.unpack_from(payload, at)
+        at += 4
+        if 4 * count > size - at:  # each name takes 4 bytes at least
+            return None
+        names = []
+        for _ in range(count):
+            name, at = read_string(payload, align(at, 4))
+            if name is None:
+                return None
+            names.append(name)
+        arrays = []
+        for _ in range(3):  # position, velocity, effort
+            at = align(at, 4)
+            if at + 4 > size:
+                return None
+            (count,) = U32.unpack_from(payload, at)
+            at += 4
+            if count:
+                at = align(at, 8)
+                if 8 * count > size - at:
+                    return None
+                arrays.append(struct.unpack_from(f'<{count}d', payload, at))
+                at += 8 * count
+            else:
+                arrays.append(())
+        return sec, nanosec, names, arrays[0], arrays[1]
 
 
 class SerializedMessage:
