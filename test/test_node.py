@@ -455,8 +455,9 @@ def test_flood_of_20000_with_a_third_bad_leaves_the_node_alive_and_counting(prob
     assert counts['rejected'] == counts['rejected.non_finite']
     assert node.process.poll() is None
     # still answering; on Humble (no sequence numbers to wait for) the flood's tail can still be
-    # on its way, repaired at the writer's heartbeats (every 3 s) on a busy machine, ahead of it
-    assert probe.solve(1.0, 1.0, 17, timeout=60.0) is not None
+    # on its way, repaired at the writer's heartbeats (every 3 s) on a busy machine, ahead of it,
+    # and the one target sent after it can be lost with it: sent again until answered
+    assert any(probe.solve(1.0, 1.0, 17, timeout=10.0) is not None for _ in range(6))
     assert all_finite(probe.joint_states + probe.elbows + probe.markers)
 
 

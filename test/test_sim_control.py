@@ -123,6 +123,12 @@ def sim_arm(controlled_arm):
     def start(output):
         clocks.append(SimClock(1.0, START_S))
         arm = controlled_arm(output, LIMITS, arguments=['use_sim_time:=true', 'rviz:=false'])
+        # the node on the clock too (its diagnostics stamped in simulated time) before the
+        # first move: a move sent while its clock is still at zero ends when the clock starts
+        # (``moves.failed.clock_jumped``), and with three lanes at once /clock can reach the
+        # node after the controller's joint states have reached the test
+        assert arm.probe.spin_until(lambda: arm.probe.diagnostics and seconds(
+            arm.probe.diagnostics[-1].header.stamp) >= START_S, 30.0), 'the node has no clock'
         return clocks[-1], arm
 
     yield start
