@@ -64,23 +64,14 @@ class TrajectoryGoals:
                                     Output.FOLLOW_JOINT_TRAJECTORY.topic)
         self._arrival = carrier.arrival
         self._guard = carrier.guard
-        self._ready = False  # the server was there when last asked (``ready``)
         self._request: Any = None  # the goal just sent, until ``track`` names its move
 
     def ready(self) -> bool:
         """Tell whether the action's server is there (a graph query: not per target)."""
-        self._ready = bool(self._client.server_is_ready())
-        return self._ready
+        return bool(self._client.server_is_ready())
 
     def deliver(self, trajectory: JointTrajectory, config: IKConfig) -> None:
-        """
-        Send ``trajectory`` as a goal with ``config``'s tolerances; ``track`` follows.
-
-        Not without a server when last asked: the move then counts as sent to
-        no controller (``arrival``).
-        """
-        if not self._ready:
-            return
+        """Send ``trajectory`` as a goal with ``config``'s tolerances; ``track`` follows."""
         goal = self._goal_type()
         goal.trajectory = trajectory
         goal.goal_tolerance = [self._tolerance_type(name=name, position=config.goal_tolerance)

@@ -60,7 +60,7 @@ class Delivery(Protocol):
         """Tell whether something takes the trajectories (a graph query: not per target)."""
 
     def deliver(self, trajectory: Any, config: IKConfig) -> None:
-        """Hand one trajectory (bytes if ``as_bytes`` and usable) to the controller."""
+        """Hand one trajectory (bytes if ``as_bytes`` and usable) to the controller there."""
 
     def track(self, move: Optional[Move]) -> None:
         """Follow ``move``, the trajectory just delivered, further (the action's answers)."""
@@ -103,13 +103,17 @@ class TrajectorySender:
 
     def _emit(self, message: Any) -> None:
         """
-        Deliver a trajectory.
+        Deliver a trajectory, if something takes it.
 
         Nothing listening since the last ``listen``: asked again (a controller
-        that has just come up), which costs a graph query only then.
+        that has just come up), which costs a graph query only then.  Still
+        nothing: the move counts as sent to no controller (``arrival``), and
+        nothing is sent (a volatile topic keeps nothing for a later subscriber).
         """
         if not self.listened:
             self.listen()
+            if not self.listened:
+                return
         config = self._config
         assert config is not None
         self._delivery.deliver(message, config)

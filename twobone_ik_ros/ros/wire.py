@@ -57,6 +57,8 @@ U32 = struct.Struct('<I')
 _XYZ = struct.Struct('<ddd')
 STAMP = struct.Struct('<iI')
 _PAIR = struct.Struct('<dd')
+#: the stamp of the samples a reader checks itself on
+_SAMPLE_STAMP = (1_700_000_000, 123_456_789)
 # marker values no real message carries in the same bytes
 _MARK_STAMP = (0x5EC0_5EC0, 0x0AB0_0AB0)
 _MARK_PAIR = (1.2345678901234567e-300, -2.3456789012345678e-299)
@@ -73,15 +75,14 @@ class TargetReader:
     def __init__(self) -> None:
         """Check the reader on samples serialised by the middleware in use."""
         self.usable = True
+        samples = []
         for frame in ('', 'a', 'base_link', 'frame_of_nine'):  # every alignment of the point
             sample = PointStamped()
-            sample.header.stamp.sec, sample.header.stamp.nanosec = 1_700_000_000, 123_456_789
+            sample.header.stamp.sec, sample.header.stamp.nanosec = _SAMPLE_STAMP
             sample.header.frame_id = frame
             sample.point.x, sample.point.y, sample.point.z = 0.5, -1.25, 3.0
-            if self.read(serialize_message(sample)) != (
-                    1_700_000_000, 123_456_789, frame, 0.5, -1.25, 3.0):
-                self.usable = False
-                return
+            samples.append((sample, (*_SAMPLE_STAMP, frame, 0.5, -1.25, 3.0)))
+        self.usable = _reads_all(self.read, samples)
 
     def read(self, raw: bytes) -> Optional[Target]:
         """Return the target in ``raw``, or None if it is not little-endian classic CDR."""
@@ -103,6 +104,7 @@ class JointStateReader:
     def __init__(self) -> None:
         """Check the reader on samples serialised by the middleware in use."""
         self.usable = True
+        samples = []
         for frame, names, positions, velocities, efforts in (
                 ('', ['a', 'bc'], [0.5, -1.25], [], []),
                 ('x', ['shoulder_joint', 'elbow_joint'], [0.5, -1.25], [3.0, -0.0], [1.0]),
@@ -111,12 +113,11 @@ class JointStateReader:
                 ('seven77', ['', 'abcd', 'abc'], [1.0, 2.0, 3.0], [], [4.0])):
             sample = JointState(name=names, position=positions, velocity=velocities,
                                 effort=efforts)
-            sample.header.stamp.sec, sample.header.stamp.nanosec = 1_700_000_000, 123_456_789
+            sample.header.stamp.sec, sample.header.stamp.nanosec = _SAMPLE_STAMP
             sample.header.frame_id = frame
-            if self.read(serialize_message(sample)) != (
-                    1_700_000_000, 123_456_789, names, tuple(positions), tuple(velocities)):
-                self.usable = False
-                return
+            samples.append((sample, (*_SAMPLE_STAMP, names, tuple(positions),
+                                     tuple(velocities))))
+        self.usable = _reads_all(self.read, samples)
 
     def read(self, raw: bytes) -> Optional[Joints]:
         """Return the joint state in ``raw``, or None if it is not little-endian classic CDR."""
@@ -191,6 +192,11 @@ class SerializedMessage:
         assert self._pair_at is not None
         _PAIR.pack_into(buffer, self._pair_at, a, b)
         return bytes(buffer)
+
+
+def _reads_all(read: Callable[[bytes], Any], samples: List[Tuple[Any, Any]]) -> bool:
+    """Tell whether ``read`` gives what is expected of each (message, expected) serialised."""
+    return all(read(serialize_message(message)) == expected for message, expected in samples)
 
 
 def read_string(payload: memoryview, at: int) -> Tuple[Optional[str], int]:
