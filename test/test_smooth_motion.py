@@ -96,7 +96,10 @@ def commanded_times(stamps, positions, state_stamps, commands):
 
     Matched in order (mock hardware mirrors a command exactly): from the
     states shortly before the first position, each position takes the next
-    of the four states after the last match that commanded it.
+    of the four states after the last match that commanded it.  A position
+    none of those commanded (more states than that did not reach the probe)
+    is unknown, and the next one is looked for from the states shortly
+    before its own stamp again: one gap does not leave the rest unknown.
     """
     times = np.full(len(positions), np.nan)
     following = int(np.searchsorted(state_stamps, stamps[0] - 3.0 / UPDATE_RATE_HZ))
@@ -105,6 +108,9 @@ def commanded_times(stamps, positions, state_stamps, commands):
             if commands[state] == position:
                 times[index], following = state_stamps[state], state + 1
                 break
+        else:
+            following = max(following, int(np.searchsorted(
+                state_stamps, stamps[min(index + 1, len(stamps) - 1)] - 3.0 / UPDATE_RATE_HZ)))
     return times
 
 
