@@ -278,7 +278,9 @@ def action_client(pair):
 
     node.create_timer(0.05, send)
     pair.start()
-    pair.spin_until(lambda: len(seen) == 2)
+    # an action is five entities to discover both ways: with three lanes and two
+    # CPU-bound processes beside it, rclpy's own executor took more than 10 s
+    pair.spin_until(lambda: len(seen) == 2, timeout=30.0)
     return seen
 
 

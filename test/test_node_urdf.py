@@ -131,17 +131,26 @@ def test_every_arm_puts_its_tip_on_each_target_by_robot_state_publishers_tf(park
     publisher = viewer.target_pub
     stamp_ns = time.time_ns()
     worst = 0.0
+    # the first answer is sent again until it comes back as TF: the node seeing
+    # the viewer (wait_for_node) does not mean robot_state_publisher sees the
+    # node's joint_states yet (Kilted CI, busy: the first answer lost)
+    heard = False
     for name, arm in arms.items():
         switch_arm(viewer, arm)
         base, elbow_link, tip = frames(namespace, arm)
         for target, expected in targets(arm, urdf, fk, rng):
-            stamp_ns += 200_000_000  # robot_state_publisher takes one state per 50 ms
-            msg = PointStamped()
-            msg.header.frame_id = base  # TF's name of the base link (the namespace's prefix)
-            msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(stamp_ns, 1_000_000_000)
-            msg.point.x, msg.point.y, msg.point.z = target
-            publisher.publish(msg)
-            stamp = Time(nanoseconds=stamp_ns)
+            for attempt in range(1 if heard else 6):
+                stamp_ns += 200_000_000  # robot_state_publisher takes one state per 50 ms
+                msg = PointStamped()
+                msg.header.frame_id = base  # TF's name of the base link (the namespace's prefix)
+                msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(stamp_ns, 1_000_000_000)
+                msg.point.x, msg.point.y, msg.point.z = target
+                publisher.publish(msg)
+                stamp = Time(nanoseconds=stamp_ns)
+                if heard or viewer.spin_until(
+                        lambda: viewer.tf_buffer.can_transform(base, tip, stamp), 10.0):
+                    break
+            heard = True
             at = point_at(viewer, base, tip, stamp)
             worst = max(worst, math.dist(at, expected))
             assert math.dist(at, expected) <= ON_TARGET, (name, target, at, expected)
