@@ -11,7 +11,10 @@ every move from the motion it commanded.  For each output the IK node
 rclcpp relay beside it (``benchmarks/cpp_relay``, ``output:=<it>``) that
 solves each target by the law of cosines and publishes the same message (a
 one-point JointTrajectory; a Float64MultiArray): the floor for a node that
-answers in that message.  Both get each target in the same millisecond.
+answers in that message; and beside both the same relay in Python
+(``benchmarks/py_relay.py``: the target's bytes, the law of cosines, one
+reused message, on the package's lean executor), the floor for a Python
+node.  All get each target in the same millisecond.
 The action's goals go to a minimal FollowJointTrajectory server of this
 process's own, which accepts each and succeeds at once.
 
@@ -21,8 +24,9 @@ targets lost and superseded, counted apart.  A trajectory (or a goal)
 answers the target whose solution it ends at (the relay's: its stamp); a
 stream answers with its next message: a target followed by another before
 any message came is superseded (a stream sends one message per controller
-cycle, so at 1 kHz most are), one that never gets any, lost.  The last line
-is for scripts:
+cycle, so at 1 kHz most are), one that never gets any, lost.  The line
+before the last puts the Python floor against the C++ relay; the last is
+for scripts:
 
     trajectory_cpu_ratio=<node/C++ relay, joint_trajectory, 100 Hz>
     stream_cpu_ratio=<node/C++ relay, forward_command, 100 Hz>   (on one line)
@@ -56,6 +60,8 @@ OUTPUTS = ('joint_trajectory', 'forward_command', 'follow_joint_trajectory')
 #: the outputs the C++ relay answers in (an action has no relay)
 RELAYED = ('joint_trajectory', 'forward_command')
 RATES = (100, 1000)
+#: the Python floor: the relay's work in the least Python rclpy allows
+PY_RELAY = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'py_relay.py')
 JOINTS = ('shoulder_joint', 'elbow_joint')
 STATE_RATE_HZ = 100.0
 #: the node's limits: fast enough that a move is mostly under way when the next target comes
@@ -64,12 +70,14 @@ NODE_PARAMETERS = ('max_joint_velocity:=3.0', 'max_joint_acceleration:=20.0',
 
 
 def start(kind, output, executable=None):
-    """Start the IK node or the C++ relay for ``output`` in a namespace of its own."""
+    """Start the IK node, the C++ relay or the Python one for ``output``, each in its namespace."""
     from twobone_ik_ros.tools.harness import RosProcess
 
     ros_args = ['-r', f'__ns:=/control_{kind}', '-p', f'output:={output}']
     if kind == 'cpp':
         return RosProcess([executable, '--ros-args', *ros_args])
+    if kind == 'py':
+        return RosProcess.python(script=PY_RELAY, ros_args=ros_args)
     return RosProcess.python('twobone_ik_ros.node.node', ros_args=ros_args + [
         argument for value in NODE_PARAMETERS for argument in ('-p', value)])
 
@@ -121,7 +129,7 @@ class Arm:
         points = [(p.time_from_start.sec + p.time_from_start.nanosec * 1e-9,
                    tuple(p.positions)) for p in trajectory.points]
         self._trajectory = (stamp_ns or arrival, points)
-        key = stamp_ns if self.kind == 'cpp' else points[-1][1]
+        key = points[-1][1] if self.kind == 'node' else stamp_ns
         with self.lock:
             self.arrivals.append((arrival, key))
 
@@ -226,7 +234,7 @@ def answers(arm, sent):
         by_key.setdefault(key, []).append(at)
     latencies = []
     for stamp, solution in sent:
-        arrivals = by_key.get(stamp if arm.kind == 'cpp' else solution, [])
+        arrivals = by_key.get(solution if arm.kind == 'node' else stamp, [])
         after = bisect.bisect_left(arrivals, stamp)
         if after < len(arrivals):
             latencies.append((arrivals[after] - stamp) / 1e6)
@@ -252,7 +260,8 @@ def main():
     executable, why_not = cpp_relay()
     table = []
     for output in options.outputs:
-        kinds = ('node', 'cpp') if executable and output in RELAYED else ('node',)
+        kinds = ('node',) if output not in RELAYED else \
+            ('node', 'cpp', 'py') if executable else ('node', 'py')
         servers = {kind: start(kind, output, executable) for kind in kinds}
         try:
             with spinning(f'bench_control_{output}') as node:
@@ -296,9 +305,14 @@ def main():
                   f'{superseded:10d} {cpu:13.1f}')
         cpu = {(output, rate, kind): value for output, rate, kind, *_, value in table}
 
-        def ratio(output):
+        def ratio(output, kind='node'):
             relay = cpu.get((output, 100, 'cpp'))
-            return f'{cpu[(output, 100, "node")] / relay:.3f}' if relay else 'none'
+            return f'{cpu[(output, 100, kind)] / relay:.3f}' if relay else 'none'
+        floors = [f'{output} {ratio(output, "py")}' for output in RELAYED
+                  if (output, 100, 'py') in cpu]
+        if floors:
+            print('the Python floor (py) against the C++ relay, CPU per target at 100 Hz: '
+                  + ', '.join(floors))
         print(f'trajectory_cpu_ratio={ratio("joint_trajectory")} '
               f'stream_cpu_ratio={ratio("forward_command")}', flush=True)
 

@@ -35,11 +35,12 @@ from rcl_interfaces.srv import GetParameters
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.parameter import Parameter
+from rclpy.serialization import deserialize_message
 import rclpy.timer
 from ros_harness import answer, MESSAGE_INFO
 from std_msgs.msg import String
 from twobone_ik_ros.ros.executor import (
-    LEAN_RCLPY, lean_refusal, LeanExecutor, rclpy_version, spinner_executor)
+    LEAN_RCLPY, lean_refusal, LeanExecutor, rclpy_version, spinner_executor, take)
 from twobone_ik_ros.ros.process import Spinner, STOP_TIMEOUT
 
 pytestmark = pytest.mark.ros
@@ -420,6 +421,53 @@ def test_the_lean_executor_does_what_rclpys_does(scenario):
 
 
 # ------------------------------------------------------------------ the lean executor's own
+
+
+@pytest.mark.parametrize('raw', [False, True])
+def test_a_held_back_subscription_is_not_served_and_its_messages_wait_to_be_taken(raw):
+    pair = Pair('lean')
+    try:
+        executor = LeanExecutor(context=pair.contexts[0])
+        executor.add_node(pair.node)
+        heard, taken = [], []
+        held = pair.node.create_subscription(String, 'held', heard.append, 10, raw=raw)
+        served = []
+        pair.node.create_subscription(String, 'other', served.append, 10)
+        publisher = pair.peer.create_publisher(String, 'held', 10)
+        other = pair.peer.create_publisher(String, 'other', 10)
+        executor.spin_once(timeout_sec=0.0)  # gathers the node's entities
+        assert executor.hold_back(held, True)
+
+        def both(condition):  # spin the lean executor too, a little at a time
+            return pair.spin_until(lambda: executor.spin_once(timeout_sec=0.01) or condition())
+
+        assert both(lambda: publisher.get_subscription_count() and other.get_subscription_count())
+        for number in range(3):
+            publisher.publish(String(data=str(number)))
+        other.publish(String(data='wakes'))
+
+        def take_all():
+            message = take(held)
+            while message is not None:
+                taken.append(message)
+                message = take(held)
+            return len(taken) == 3
+
+        assert both(take_all), taken
+        assert both(lambda: served), 'the other subscription is served as before'
+        assert heard == []  # the executor took none of them
+        if raw:
+            taken = [deserialize_message(message, String) for message in taken]
+        assert [message.data for message in taken] == ['0', '1', '2']
+        assert take(held) is None
+        assert not executor.hold_back(held, False)
+        publisher.publish(String(data='3'))
+        assert both(lambda: heard), 'served again once put back'
+        pair.node.destroy_subscription(held)
+        assert take(held) is None  # destroyed: nothing to take, no error
+        executor.shutdown()
+    finally:
+        pair.close()
 
 
 def test_a_wait_ends_on_wake_and_on_shutdown():

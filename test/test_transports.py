@@ -114,8 +114,11 @@ class Bench:
             self.executor.spin_once(timeout_sec=0.01)
 
     def close(self):
-        self.executor.shutdown()
         self.node.destroy_node()
+        self.close_peer()
+
+    def close_peer(self):
+        self.executor.shutdown()
         self.peer.destroy_node()
         rclpy.shutdown(context=self.context)
 
@@ -296,3 +299,72 @@ def test_a_change_of_output_swaps_the_entities_on_the_graph(bench):
         except AssertionError:
             pass
         assert seen() == expected[value], value
+
+
+def test_on_the_lean_executor_the_arms_states_wait_while_a_move_is_under_way():
+    """
+    While a move runs, the joint states wait for the node and are read when it needs them.
+
+    The node on the lean executor in a context of its own, the arm and its
+    controller on rclpy's in another: no state is read between the move's
+    sending and its end unless something asks (``measured``), and once the
+    move is due they are read as they come, with nothing asking: the arm,
+    put on the goal meanwhile, is reached.
+    """
+    from sensor_msgs.msg import JointState
+    from std_msgs.msg import Header
+    from trajectory_msgs.msg import JointTrajectory
+    from twobone_ik_ros.ros.executor import LeanExecutor
+    bench = Bench()  # its node is replaced by one in a context of its own
+    bench.executor.remove_node(bench.node)
+    bench.node.destroy_node()
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    node = rclpy.create_node('transported', namespace=bench.namespace, context=context)
+    lean = LeanExecutor(context=context)
+    lean.add_node(node)
+    try:
+        arrival = Arrival(node, lambda key, describe: None)
+        parts = Parts(node, arrival, lambda position: None, lambda f: f)
+        arm = [0.0, 0.0]
+        publisher = bench.peer.create_publisher(JointState, 'joint_states', 10)
+        bench.peer.create_timer(0.01, lambda: publisher.publish(JointState(
+            header=Header(stamp=bench.peer.get_clock().now().to_msg()), name=JOINTS,
+            position=list(arm))))
+        bench.take(JointTrajectory, 'joint_trajectory')
+        ik = config('joint_trajectory', goal_tolerance=0.002)
+        arrival.configure(ik, True)
+        mode = MODES[ik.output](parts, ik)
+        mode.configure(ik)
+
+        def spin_until(condition, timeout=10.0):
+            deadline = time.monotonic() + timeout
+            while not condition():
+                assert time.monotonic() < deadline, 'timed out'
+                lean.spin_once(timeout_sec=0.005)
+                bench.executor.spin_once(timeout_sec=0.005)
+
+        spin_until(lambda: arrival.heard_ns is not None)  # read as they come
+        spin_until(lambda: node.count_subscribers('joint_trajectory'))
+        mode.poll()  # the taker is seen
+        stamp = stamp_now(node)
+        goal = (1.5, -1.0)  # a move of about a second
+        mode.send(*goal, stamp, None)
+        end_ns = arrival.ledger.pending.end_ns
+        spin_until(lambda: bench.received)
+        waited = arrival.heard_ns
+        started = time.monotonic()
+        spin_until(lambda: time.monotonic() - started > 0.1)
+        assert node.get_clock().now().nanoseconds < end_ns, 'the move is long enough to watch'
+        assert arrival.heard_ns == waited, 'a state was read while nothing needed it'
+        assert mode.measured == (0.0, 0.0)
+        assert arrival.heard_ns > waited, 'the states that waited are read when asked for'
+        arm[:] = goal
+        spin_until(lambda: bench.reached)  # nothing asks: read as they come from its end on
+        assert bench.reached[0].header.stamp == stamp
+        mode.destroy()
+    finally:
+        lean.shutdown()
+        node.destroy_node()
+        rclpy.try_shutdown(context=context)
+        bench.close_peer()

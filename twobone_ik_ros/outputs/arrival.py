@@ -51,7 +51,9 @@ class Arrival:
         self._publisher: Any = None
         self._message = PointStamped()
         self.ledger = MoveLedger()
-        self.heard_ns: Optional[int] = None  # when the last joint state came (node's clock)
+        #: when the last joint state was read (node's clock): as it came, or, held back while a
+        #: move runs, at the next wake-up (the node's timer reads them at least at 10 Hz)
+        self.heard_ns: Optional[int] = None
         self._position: Optional[Angles] = None  # the last measured angles
         self.stale = False
 

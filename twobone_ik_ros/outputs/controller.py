@@ -48,6 +48,7 @@ from twobone_ik_ros.motion.tracking import ArmTracker, JointReader
 from twobone_ik_ros.outputs.arrival import Arrival
 from twobone_ik_ros.outputs.base import Guard, OutputMode, Parts, speed_limits
 from twobone_ik_ros.outputs.streaming import Playback
+from twobone_ik_ros.ros.executor import take
 from twobone_ik_ros.ros.qos_events import QUIET_SUBSCRIPTION
 from twobone_ik_ros.ros.wire import JointStateReader
 
@@ -79,6 +80,9 @@ class Carrier:
     guard: Guard
     #: moves sent and how they ended (an action's answers go there)
     arrival: Arrival
+    #: reads the arm's joint states that waited while a move was under way
+    #: (``ControllerOutput.catch_up``): before what needs them is told or used
+    catch_up: Callable[[], None]
 
 
 class Transport(Protocol):
@@ -134,9 +138,11 @@ class ControllerOutput(OutputMode):
         self._reader = JointReader()
         self._joints = JointStateReader()
         self._cycles = ControllerCycles()
+        self._held = False  # the state's subscription is held back (``_hold``)
+        self._due_timer: Any = None  # ends the hold when the move is due (``_hold``)
         self._transport = transport(Carrier(
             parts.node, self._tracker, self._cycles, self._check, self._check_position,
-            lambda: self._bounds, self._playback, parts.guard, parts.arrival))
+            lambda: self._bounds, self._playback, parts.guard, parts.arrival, self.catch_up))
         self._transport.listen()
         load_path_timing()  # now, not in the first path's callback (see path_timing)
         # best effort takes both reliable and best-effort publishers of the state
@@ -162,12 +168,14 @@ class ControllerOutput(OutputMode):
 
     def _forget_arm(self) -> None:
         """Forget the arm's state, motion and cycles (another arm, a clock that jumped)."""
+        self._release()
         self._tracker.forget()
         self._cycles.forget()
 
     @property
     def measured(self) -> Optional[Angles]:
-        """Return the arm's last measured angles (None before any)."""
+        """Return the arm's last measured angles (None before any), the waiting states read."""
+        self.catch_up()
         return self._tracker.measured
 
     def report(self) -> Optional[ArmReport]:
@@ -185,6 +193,7 @@ class ControllerOutput(OutputMode):
         of the graph on every target.
         """
         self._transport.listen()
+        self.catch_up()
         if self.arrival.poll():
             self._tracker.forget_measurement()  # plan from the commands until states return
 
@@ -205,6 +214,9 @@ class ControllerOutput(OutputMode):
         super().destroy()
         self._transport.stop()
         self._transport.destroy()
+        self._release()
+        if self._due_timer is not None:
+            self._node.destroy_timer(self._due_timer)
         self._node.destroy_subscription(self._state_subscription)
 
     # --------------------------------------------------------- moves
@@ -238,6 +250,7 @@ class ControllerOutput(OutputMode):
         """
         transport = self._transport
         transport.track(self.arrival.sent(stamp, goal, seconds, transport.listened, braked))
+        self._hold(seconds)
 
     def _check_planned(self, motion: Timed) -> None:
         """Refuse a motion planned from the arm's state, which is its first point."""
@@ -252,6 +265,58 @@ class ControllerOutput(OutputMode):
             self.arrival.refused(goal, 'unplanned', f'ruckig did not plan it ({refusal})')
 
     # --------------------------------------------------------- the arm's state
+
+    def _hold(self, seconds: float) -> None:
+        """
+        Leave the arm's joint states waiting until the move just sent is due, ``seconds`` on.
+
+        A joint state every cycle (100 Hz and more) is a wake of the node's
+        thread each, and a wake costs more than a state's work (doc/
+        performance.md).  While a move is under way nothing needs each one:
+        they wait in the subscription's reader (its depth, the newest kept)
+        and are read when the node wakes for something else, first thing
+        (``catch_up``: a target, a path, the stream's cycle, the node's
+        timer, the action's answer), and all again from the move's end on,
+        when the arm's arrival is watched state by state.  Only on the lean
+        executor (``LeanExecutor.hold_back``); on rclpy's each state wakes.
+        """
+        node = self._node
+        hold_back = getattr(node.executor, 'hold_back', None)
+        if hold_back is None or seconds <= 0.0:
+            self._release()
+            return
+        self._held = hold_back(self._state_subscription, True)
+        if not self._held:
+            return
+        period = max(round(seconds * 1e9), 1)
+        timer = self._due_timer
+        if timer is None:
+            self._due_timer = node.create_timer(period / 1e9, self._release)
+        else:
+            timer.timer_period_ns = period
+            timer.reset()
+
+    def _release(self) -> None:
+        """Read the states that waited, and take each as it comes again (the move is due)."""
+        if self._due_timer is not None:
+            self._due_timer.cancel()
+        if not self._held:
+            return
+        self.catch_up()
+        self._held = False
+        hold_back = getattr(self._node.executor, 'hold_back', None)
+        if hold_back is not None:
+            hold_back(self._state_subscription, False)
+
+    def catch_up(self) -> None:
+        """Read the joint states that waited while held back (``_hold``), oldest first."""
+        if not self._held:
+            return
+        subscription = self._state_subscription
+        raw = take(subscription)
+        while raw is not None:
+            self._on_joint_state(raw)
+            raw = take(subscription)
 
     def _on_joint_state(self, raw: bytes) -> None:
         """
@@ -288,6 +353,7 @@ class ControllerOutput(OutputMode):
         state), and returned; otherwise at its own timing (None).
         """
         self._playback.stop()
+        self.catch_up()
         motion = self._run_path(path)
         goal = (float(path.positions[-1, 0]), float(path.positions[-1, 1]))
         if motion is not None:
@@ -333,6 +399,7 @@ class ControllerOutput(OutputMode):
         """
         if self._rein_playback():
             return
+        self.catch_up()
         tracker = self._tracker
         motion = tracker.motion
         if motion is None:

@@ -63,6 +63,7 @@ class TrajectoryGoals:
         self._client = ActionClient(carrier.node, FollowJointTrajectory,
                                     Output.FOLLOW_JOINT_TRAJECTORY.topic)
         self._arrival = carrier.arrival
+        self._catch_up = carrier.catch_up
         self._guard = carrier.guard
         self._request: Any = None  # the goal just sent, until ``track`` names its move
 
@@ -100,6 +101,7 @@ class TrajectoryGoals:
         """Hand the goal's end to ``arrival``, as a result of ``_RESULTS``."""
         response = result.result()
         why = response.result.error_string or f'error code {response.result.error_code}'
+        self._catch_up()  # a success publishes where the arm is: the latest state
         self._arrival.answered(move, _RESULTS.get(response.status, 'aborted'), why)
 
     def destroy(self) -> None:

@@ -51,7 +51,7 @@ class CommandStream:
         self._check_position = carrier.check_position
         self._bounds = carrier.bounds
         self._playback = carrier.playback
-        self._stream = Stream(carrier.node, carrier.tracker, carrier.cycles)
+        self._stream = Stream(carrier.node, carrier.tracker, carrier.cycles, carrier.catch_up)
         self._messages = PositionMessages()
         self._rate = 0.0
         self.listened = False

@@ -49,15 +49,18 @@ Publish = Callable[[float, float], None]
 class Stream:
     """The tracker's motion, streamed at a controller's cycles (``forward_command``)."""
 
-    def __init__(self, node: Node, tracker: ArmTracker, cycles: ControllerCycles) -> None:
+    def __init__(self, node: Node, tracker: ArmTracker, cycles: ControllerCycles,
+                 catch_up: Callable[[], None]) -> None:
         """
         Make the timer on ``node`` when a stream starts; ``tracker`` holds the motion.
 
-        ``cycles`` are the controller's, read off the arm's joint states.
+        ``cycles`` are the controller's, read off the arm's joint states,
+        which ``catch_up`` reads when they waited (each tick calls it first).
         """
         self._node = node
         self._tracker = tracker
         self._cycles = cycles
+        self._catch_up = catch_up
         self._timer: Any = None
         self._publish: Optional[Publish] = None
         self._period_ns = 0
@@ -111,6 +114,7 @@ class Stream:
 
     def _tick(self) -> None:
         """Publish the motion at the cycle this message is for; after its end (once) stop."""
+        self._catch_up()
         now = self._now()
         period = self._period_ns
         self._follow_clock()

@@ -25,7 +25,10 @@ run at once, in this thread, and an exception in one leaves ``spin_once``
 as it leaves rclpy's.  Only a destroyed entity's ``InvalidHandle`` is
 passed over, as rclpy does; any other error of a take is raised.  Callback
 groups are not consulted: one thread runs one callback at a time, which
-every group allows.
+every group allows.  A subscription can be held back from the waits
+(``hold_back``): its messages wait in its reader until its owner takes them
+(``take``), a wake-up saved for each (a controller output's joint states
+while a move runs).
 
 It serves the rclpy releases a lane of the suite runs (``LEAN_RCLPY``:
 Humble 3.3, Jazzy 7.1, Kilted 9.1), where ``test/test_executor.py`` runs the
@@ -103,6 +106,9 @@ class LeanExecutor:
         self._is_shutdown = False
         self._wait_set: Any = None
         self._additions: List[Tuple[Callable[[Any], None], Any]] = []
+        #: every handle gathered, with its adding method and its entity (``_select``)
+        self._entries: List[Tuple[Callable[[Any], None], Any, Any]] = []
+        self._held_back: List[Any] = []  # subscriptions left out of the waits (``hold_back``)
         self._kinds: List[Tuple[str, Dict[int, Any], Callable[[LeanExecutor, Any], None]]] = []
         self._waitables: List[Any] = []
         self._held = ExitStack()  # the handles of the entities in the wait set (``_gather``)
@@ -161,6 +167,33 @@ class LeanExecutor:
                 self._guard.trigger()
             except Exception:  # noqa: B902  (the context is gone: so is the wait)
                 pass
+
+    def hold_back(self, subscription: Any, held: bool) -> bool:
+        """
+        Leave ``subscription`` out of the waits (``held``), or put it back; True if it is out.
+
+        Its messages then wait in its reader (its depth's worth) until its
+        owner takes them (``take``) when it wakes for something else: a
+        subscription whose every message would be a wake of its own, read
+        only when other work needs it (a controller output's joint states).
+        Called from a callback of this executor; rclpy's executor has no
+        such thing, so where it spins the node nothing is held back (False).
+        """
+        if self._delegate is not None:
+            return False
+        if held != (subscription in self._held_back):
+            if held:
+                self._held_back.append(subscription)
+            else:
+                self._held_back.remove(subscription)
+            self._select()
+        return held
+
+    def _select(self) -> None:
+        """Choose the handles each wait adds: every one gathered but those held back."""
+        held_back = self._held_back
+        self._additions = [(add, handle) for add, handle, entity in self._entries
+                           if entity not in held_back]
 
     def create_task(self, callback: Callable[..., Any], *args: Any) -> None:
         """
@@ -306,8 +339,11 @@ class LeanExecutor:
             count.num_clients, count.num_services, count.num_events, self._context.handle)
         # each wait adds the same handles again (rcl empties the places of those
         # not ready): the adding methods are looked up once, here
-        self._additions = [(getattr(wait_set, _ADD[kind]), handle)
-                           for kind in _KINDS for handle in handles[kind]]
+        self._entries = [(getattr(wait_set, _ADD[kind]), handle, entities[kind][handle.pointer])
+                         for kind in _KINDS for handle in handles[kind]]
+        subscriptions = list(entities['subscription'].values())
+        self._held_back = [held for held in self._held_back if held in subscriptions]
+        self._select()
         self._kinds = [(kind, entities[kind], _RUN[kind]) for kind in _KINDS if entities[kind]]
         self._wait_set, self._waitables = wait_set, waitables
 
@@ -321,6 +357,7 @@ class LeanExecutor:
         self._delegate = SingleThreadedExecutor(context=self._context)
         self._delegate.add_node(node)  # the node now wakes that executor
         self._wait_set, self._waitables, self._additions, self._kinds = None, [], [], []
+        self._entries, self._held_back = [], []
 
     def _execute(self, coroutine: Any) -> None:
         """Run a waitable's ``execute`` coroutine; one that awaits goes on at the next wait."""
@@ -393,6 +430,20 @@ class LeanExecutor:
         service.send_response(response, header)
 
 
+def take(subscription: Any) -> Any:
+    """
+    Return the next message waiting for ``subscription`` (bytes if it is raw), or None.
+
+    What an executor does for a ready subscription, for one whose owner
+    reads it itself (``LeanExecutor.hold_back``); None too once it is destroyed.
+    """
+    try:
+        taken = subscription.handle.take_message(subscription.msg_type, subscription.raw)
+    except _INVALID:
+        return None
+    return None if taken is None else taken[0]
+
+
 def unserved_callback(node: Any) -> Optional[str]:
     """
     Name a callback of ``node`` that ``LeanExecutor`` does not serve, if any (else None).
@@ -457,7 +508,16 @@ def _with_info() -> Any:
         return None
 
 
+def _invalid_handle() -> Any:
+    try:
+        from rclpy.exceptions import InvalidHandle
+        return InvalidHandle
+    except ImportError:  # no rclpy: nothing to take from
+        return ()
+
+
 _WITH_INFO = _with_info()
+_INVALID = _invalid_handle()
 _TIMER_INFO = _timer_info()
 _RUN: Dict[str, Callable[[LeanExecutor, Any], None]] = {
     'timer': LeanExecutor._run_timer,
