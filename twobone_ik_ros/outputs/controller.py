@@ -139,7 +139,7 @@ class ControllerOutput(OutputMode):
         self._joints = JointStateReader()
         self._cycles = ControllerCycles()
         self._held = False  # the state's subscription is held back (``_hold``)
-        self._due_timer: Any = None  # ends the hold when the move is due (``_hold``)
+        self._due_timer: Any = None  # ends the hold when the move is due, while it holds
         self._transport = transport(Carrier(
             parts.node, self._tracker, self._cycles, self._check, self._check_position,
             lambda: self._bounds, self._playback, parts.guard, parts.arrival, self.catch_up))
@@ -215,8 +215,6 @@ class ControllerOutput(OutputMode):
         self._transport.stop()
         self._transport.destroy()
         self._release()
-        if self._due_timer is not None:
-            self._node.destroy_timer(self._due_timer)
         self._node.destroy_subscription(self._state_subscription)
 
     # --------------------------------------------------------- moves
@@ -297,9 +295,16 @@ class ControllerOutput(OutputMode):
             timer.reset()
 
     def _release(self) -> None:
-        """Read the states that waited, and take each as it comes again (the move is due)."""
+        """
+        Read the states that waited, and take each as it comes again (the move is due).
+
+        The timer goes with the hold (a stopped timer is destroyed, not
+        cancelled: an entity's cost, ``ros.executor``); a retarget while the
+        hold lasts only sets it again.
+        """
         if self._due_timer is not None:
-            self._due_timer.cancel()
+            self._node.destroy_timer(self._due_timer)
+            self._due_timer = None
         if not self._held:
             return
         self.catch_up()
