@@ -390,10 +390,7 @@ class LeanExecutor:
             timer.callback()
 
     def _run_subscription(self, subscription: Any) -> None:
-        try:
-            taken = subscription.handle.take_message(subscription.msg_type, subscription.raw)
-        except self._invalid:  # destroyed
-            return
+        taken = _taken(subscription)
         if taken is None:
             return
         if _WITH_INFO is not None and getattr(subscription, '_callback_type', None) is _WITH_INFO:
@@ -437,11 +434,16 @@ def take(subscription: Any) -> Any:
     What an executor does for a ready subscription, for one whose owner
     reads it itself (``LeanExecutor.hold_back``); None too once it is destroyed.
     """
+    taken = _taken(subscription)
+    return None if taken is None else taken[0]
+
+
+def _taken(subscription: Any) -> Any:
+    """Return rclpy's take of ``subscription``: (message, info), or None (none, or destroyed)."""
     try:
-        taken = subscription.handle.take_message(subscription.msg_type, subscription.raw)
+        return subscription.handle.take_message(subscription.msg_type, subscription.raw)
     except _INVALID:
         return None
-    return None if taken is None else taken[0]
 
 
 def unserved_callback(node: Any) -> Optional[str]:
