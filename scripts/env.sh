@@ -169,37 +169,28 @@ twobone_ensure_ros_tools() {
 }
 
 # The C++ stack of TWOBONE_ROS_CPP_SOURCES (see above), built once into
-# TWOBONE_CPP_HOME/ws.  Needs root the first time (build.sh installs Debian's
-# urdfdom, orocos-kdl, boost, ... with apt-get).  One build at a time per
-# machine: a second run waits for the first (twobone_ensure_all's lock).
-twobone_build_cpp_stack() {
-  [ -n "$TWOBONE_CPP_HOME" ] && [ ! -f "$TWOBONE_CPP_HOME/.built" ] || return 0
-  local start=$SECONDS cpu end_cpu
-  twobone_children_cpu_s cpu
-  echo "scripts: building the C++ stack of $TWOBONE_ROS_CPP_SOURCES into $TWOBONE_CPP_HOME/ws" \
-    "(once per machine: 20 to 30 minutes on 2 cores; log: $TWOBONE_CPP_HOME/build.log)" >&2
-  # shellcheck disable=SC2086  (the flags are words)
-  env $TWOBONE_CPP_BUILD bash "$TWOBONE_ROS_CPP_SOURCES/build.sh" "$TWOBONE_VENV" "$TWOBONE_VENV-ros2-ws" \
-    "$TWOBONE_CPP_HOME/ws" > "$TWOBONE_CPP_HOME/build.log" 2>&1 || {
-      tail -40 "$TWOBONE_CPP_HOME/build.log" >&2
-      echo "scripts: the C++ build failed (whole log: $TWOBONE_CPP_HOME/build.log)" >&2
-      return 1; }
-  touch "$TWOBONE_CPP_HOME/.built"
-  twobone_children_cpu_s end_cpu
-  echo "scripts: the C++ stack built in $(( SECONDS - start )) s ($(( end_cpu - cpu )) s of CPU)" >&2
-}
-
-# TWOBONE_CPP_BUILD_PID: the C++ build twobone_ensure_all --cpp-in-background
-# started; twobone_finish_cpp_stack waits for it.  Sourcing the workspace
-# (without a build pending) is the last step either way.
-TWOBONE_CPP_BUILD_PID=""
-twobone_finish_cpp_stack() {
+# TWOBONE_CPP_HOME/ws and sourced.  Needs root the first time (build.sh
+# installs Debian's urdfdom, orocos-kdl, boost, ... with apt-get).  One build at
+# a time per machine: a second run waits for the first.
+twobone_ensure_cpp_stack() {
   [ -n "$TWOBONE_CPP_HOME" ] || return 0
-  if [ -n "$TWOBONE_CPP_BUILD_PID" ]; then
-    wait "$TWOBONE_CPP_BUILD_PID" || return 1
-    TWOBONE_CPP_BUILD_PID=""
+  local start=$SECONDS cpu end_cpu
+  if [ ! -f "$TWOBONE_CPP_HOME/.built" ]; then
+    twobone_children_cpu_s cpu
+    echo "scripts: building the C++ stack of $TWOBONE_ROS_CPP_SOURCES into $TWOBONE_CPP_HOME/ws" \
+      "(once per machine: 20 to 30 minutes on 2 cores; log: $TWOBONE_CPP_HOME/build.log)" >&2
+    # shellcheck disable=SC2086  (the flags are words)
+    env $TWOBONE_CPP_BUILD bash "$TWOBONE_ROS_CPP_SOURCES/build.sh" "$TWOBONE_VENV" "$TWOBONE_VENV-ros2-ws" \
+      "$TWOBONE_CPP_HOME/ws" > "$TWOBONE_CPP_HOME/build.log" 2>&1 || {
+        tail -40 "$TWOBONE_CPP_HOME/build.log" >&2
+        echo "scripts: the C++ build failed (whole log: $TWOBONE_CPP_HOME/build.log)" >&2
+        return 1; }
+    touch "$TWOBONE_CPP_HOME/.built"
+    twobone_children_cpu_s end_cpu
+    echo "scripts: the C++ stack built in $(( SECONDS - start )) s ($(( end_cpu - cpu )) s of CPU)" >&2
   fi
   twobone_source_workspace "$TWOBONE_CPP_HOME/ws"
+  return 0
 }
 
 # Sets the variable named $1 to the CPU seconds (user + system) of the children
@@ -249,9 +240,7 @@ twobone_ensure_humble() {
 
 # Everything that builds into TWOBONE_CPP_HOME (or TWOBONE_HUMBLE_HOME) runs under
 # one lock (flock), so a CI run and a session's run on one machine never build
-# into it together.  --cpp-in-background: the C++ stack, if it is still to be
-# built, builds in the background (keeping the lock: a descriptor it inherits)
-# and TWOBONE_CPP_BUILD_PID names it; twobone_finish_cpp_stack waits for it.
+# into it together.
 twobone_ensure_all() {
   local home="$TWOBONE_CPP_HOME$TWOBONE_HUMBLE_HOME"
   if [ -z "$home" ]; then
@@ -264,15 +253,8 @@ twobone_ensure_all() {
   local status=0
   if [ -n "$TWOBONE_HUMBLE_HOME" ]; then
     twobone_ensure_humble || status=$?
-  elif ! { twobone_ensure_venv && twobone_ensure_ros_tools; }; then
-    status=1
-  elif [ "${1:-}" = --cpp-in-background ] && [ ! -f "$TWOBONE_CPP_HOME/.built" ]; then
-    twobone_build_cpp_stack &
-    TWOBONE_CPP_BUILD_PID=$!
-    exec {twobone_lock}>&-  # closed here, not unlocked: the build holds the lock to its end
-    return 0
   else
-    { twobone_build_cpp_stack && twobone_finish_cpp_stack; } || status=$?
+    { twobone_ensure_venv && twobone_ensure_ros_tools && twobone_ensure_cpp_stack; } || status=$?
   fi
   flock -u "$twobone_lock"
   return "$status"

@@ -27,6 +27,7 @@ failure: in CI, nothing may be missing.
 # language governing permissions and limitations under the License.
 
 import faulthandler
+import importlib.util
 import os
 import shutil
 import signal
@@ -99,7 +100,9 @@ def pytest_terminal_summary(terminalreporter, config):
 
 
 def pytest_runtest_setup(item):
-    """Skip a ``ros_cpp`` test, saying how to get them, where the C++ packages are missing."""
+    """Skip a ``ros_cpp`` or ``control_msgs`` test, saying how to get what it needs, if missing."""
+    if item.get_closest_marker('control_msgs') and not importlib.util.find_spec('control_msgs'):
+        pytest.skip(f'needs control_msgs: {HOW_TO_GET_CPP}')
     if item.get_closest_marker('ros_cpp') is None:
         return
     from ament_index_python.packages import get_package_prefix

@@ -235,6 +235,7 @@ class GoalServer:
         return self._result()
 
 
+@pytest.mark.control_msgs
 def test_the_action_sends_the_move_as_a_goal_and_its_success_is_reached(bench):
     server = GoalServer(bench.peer)
     bench.arm_at(GOAL)  # the arm is at the goal as the server succeeds
@@ -266,6 +267,7 @@ def entities(node):
             len(clients))
 
 
+@pytest.mark.control_msgs
 def test_a_change_of_output_swaps_the_entities_on_the_graph(bench):
     output = ArmOutput(bench.node, lambda position: None, lambda key, describe: None,
                        lambda f: f)
