@@ -87,7 +87,6 @@ class LeanExecutor:
 
     def __init__(self, *, context: Any = None) -> None:
         """Serve nodes of ``context`` (rclpy's default context when None)."""
-        from rclpy.exceptions import InvalidHandle
         from rclpy.guard_condition import GuardCondition
         from rclpy.impl.implementation_singleton import rclpy_implementation
         from rclpy.utilities import get_default_context
@@ -95,8 +94,7 @@ class LeanExecutor:
 
         self._rclpy = rclpy_implementation
         self._count_type = NumberOfEntities
-        self._invalid: Any = InvalidHandle
-        self._timer_passed: Tuple[Any, ...] = _timer_passed(InvalidHandle)
+        self._timer_passed: Tuple[Any, ...] = _timer_passed(_INVALID)
         self._context = get_default_context() if context is None else context
         # wakes a wait: a stop, or the node's entities changed
         self._guard = GuardCondition(None, None, context=self._context)
@@ -318,7 +316,7 @@ class LeanExecutor:
                 try:
                     held.enter_context(handle)
                     pointer = handle.pointer
-                except self._invalid:  # destroyed meanwhile
+                except _INVALID:  # destroyed meanwhile
                     continue
                 handles[kind].append(handle)
                 entities[kind][pointer] = entity
@@ -329,7 +327,7 @@ class LeanExecutor:
         for waitable in waitables:
             try:
                 held.enter_context(waitable)
-            except self._invalid:
+            except _INVALID:
                 continue
             entered.append(waitable)
             count += waitable.get_num_entities()
@@ -372,7 +370,7 @@ class LeanExecutor:
     def _run_waitable(self, waitable: Any) -> None:
         try:
             data = waitable.take_data()
-        except self._invalid:  # destroyed by an earlier callback
+        except _INVALID:  # destroyed by an earlier callback
             return
         for future in waitable._futures:  # their done callbacks come here (``create_task``)
             future._set_executor(self)
@@ -405,7 +403,7 @@ class LeanExecutor:
     def _run_client(self, client: Any) -> None:
         try:
             header, response = client.handle.take_response(client.srv_type.Response)
-        except self._invalid:  # destroyed
+        except _INVALID:  # destroyed
             return
         if header is None:
             return
@@ -419,7 +417,7 @@ class LeanExecutor:
     def _run_service(self, service: Any) -> None:
         try:
             request, header = service.handle.service_take_request(service.srv_type.Request)
-        except self._invalid:  # destroyed
+        except _INVALID:  # destroyed
             return
         if header is None:
             return
