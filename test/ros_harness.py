@@ -21,6 +21,7 @@ import importlib.util
 import itertools
 import math
 import os
+import re
 import shutil
 import time
 
@@ -107,10 +108,16 @@ def hung_in_rclpy(output):
     Rarely (twice in CI runs of several hundred stops each, never in about
     1000 stops looped alone), rclpy's ``destroy_node`` never returns: inside
     the middleware, with the GIL held (``ros.process``).  The bound then ends the
-    process with ``STOP_HUNG_EXIT_CODE`` and its threads' stacks.
+    process with ``STOP_HUNG_EXIT_CODE`` and its threads' stacks.  Once (Humble,
+    busy CI) a process hung after its Python had ended: every thread's stack
+    ``<no Python frame>``, the native teardown at exit, also the middleware's.
     """
     if 'Timeout (' not in output and 'stopping did not finish' not in output:
         return False
+    threads = re.split(r'^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$',
+                       output, flags=re.MULTILINE)[1:]
+    if threads and all(thread.strip() == '<no Python frame>' for thread in threads):
+        return True
     for stack in output.split('\n\n'):
         frames = [line for line in stack.splitlines() if line.strip().startswith('File ')]
         if any(' in run_node' in frame for frame in frames):
