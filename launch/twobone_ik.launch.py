@@ -9,7 +9,8 @@ the arguments and ``params_file`` are resolved and validated with the node's
 own validator, and the packages to start are looked up: a wrong value or a
 missing package stops the launch with a message and a non-zero exit, and no
 process is left behind.  If the IK node exits while the launch is running,
-the launch shuts down and exits non-zero.
+the launch shuts down: quietly after a clean exit (Ctrl-C reaches the node
+too), with an error and a non-zero exit after any other.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -24,7 +25,8 @@ import os
 
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
-from launch.actions import OpaqueFunction
+from launch.actions import EmitEvent, OpaqueFunction
+from launch.events import Shutdown
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from twobone_ik_ros.bringup.launch_config import (
@@ -41,10 +43,19 @@ def _namespaced(namespace, name):
 
 
 def _shut_down_with_the_node(event, context):
-    """Turn an exit of the IK node into a failed launch (unless the launch is ending)."""
-    if not context.is_shutdown:
-        raise LaunchError(f'{event.process_name} exited with code {event.returncode}; '
-                          'shutting down the launch')
+    """
+    End the launch with the IK node: quietly after a clean exit, as failed after any other.
+
+    A Ctrl-C reaches every process of the terminal's group at once, so the
+    node can end (cleanly, code 0) before the launch has seen the signal:
+    that is a stop, not a failure.  Any other code fails the launch with it.
+    """
+    if context.is_shutdown:
+        return None
+    if event.returncode == 0:
+        return [EmitEvent(event=Shutdown(reason=f'{event.process_name} ended'))]
+    raise LaunchError(f'{event.process_name} exited with code {event.returncode}; '
+                      'shutting down the launch')
 
 
 def _launch_setup(context):

@@ -212,8 +212,8 @@ def launches(ros_install):
     from ros_harness import LaunchProcess
     started = []
 
-    def start(launch_file, *arguments, env=None):
-        launch = LaunchProcess(launch_file, *arguments, env=env)
+    def start(launch_file, *arguments, env=None, group=False):
+        launch = LaunchProcess(launch_file, *arguments, env=env, group=group)
         started.append(launch)
         return launch
     yield start

@@ -29,7 +29,7 @@ from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
 import pytest
 from rcl_interfaces.msg import Parameter as ParameterMsg
-from rcl_interfaces.srv import GetParameters, SetParameters
+from rcl_interfaces.srv import DescribeParameters, GetParameters, SetParameters
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from rclpy.subscription import Subscription
@@ -70,10 +70,10 @@ def NodeProcess(module, ros_args=(), args=(), script=''):  # noqa: N802  (a cons
                              log_path=log_path(os.path.basename(script) or module))
 
 
-def LaunchProcess(launch_file, *arguments, env=None):  # noqa: N802  (a constructor)
+def LaunchProcess(launch_file, *arguments, env=None, group=False):  # noqa: N802  (a constructor)
     """Start ``ros2 launch twobone_ik_ros <file> <arguments>`` as a user types it."""
     return RosProcess(['ros2', 'launch', 'twobone_ik_ros', launch_file, *arguments],
-                      log_path=log_path(launch_file), env=env)
+                      log_path=log_path(launch_file), env=env, group=group)
 
 
 def installed_executable(package, executable):
@@ -237,6 +237,12 @@ class Probe(GraphClient):
         return {name: Parameter.from_parameter_msg(ParameterMsg(name=name, value=value))
                 for name, value in zip(names, values)}
 
+    def describe(self, *names, node_name=None):
+        """Return the named parameters' descriptors, as ``ros2 param describe`` shows them."""
+        request = DescribeParameters.Request(names=list(names))
+        described = self._call(DescribeParameters, node_name or self.node_name, request)
+        return dict(zip(names, described.descriptors))
+
     def get_values(self, *names, node_name=None):
         """Return the named parameters' values as Python values."""
         return {name: p.value
@@ -270,7 +276,8 @@ class Probe(GraphClient):
         return translation.x, translation.y
 
     def _client(self, service_type, node_name):
-        suffix = 'set_parameters' if service_type is SetParameters else 'get_parameters'
+        suffix = {SetParameters: 'set_parameters', GetParameters: 'get_parameters',
+                  DescribeParameters: 'describe_parameters'}[service_type]
         key = (node_name, suffix)
         if key not in self._clients:
             self._clients[key] = self.node.create_client(service_type, f'{node_name}/{suffix}')
@@ -280,7 +287,7 @@ class Probe(GraphClient):
         client = self._client(service_type, node_name)
         assert self.spin_until(client.service_is_ready, timeout), f'{node_name} has no service'
         # a read is asked again while unanswered; a set is sent once (answer says why)
-        again_after = 1.0 if service_type is GetParameters else None
+        again_after = None if service_type is SetParameters else 1.0
         return answer(self, client, request, timeout, again_after)
 
 

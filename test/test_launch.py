@@ -22,12 +22,14 @@ The numbers in the names are the items of the first-hour issue they prove.
 
 import math
 import os
+import signal
+import subprocess
 import time
 
 import pytest
 from ros_harness import (
     assert_nothing_left, processes_mentioning, require_ros_tools, unique_name)
-from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS
+from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS, read_parameter_file
 from twobone_ik_ros.model.config import validate, validate_change
 from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.model.urdf import arm_urdf
@@ -107,6 +109,35 @@ def test_when_the_ik_node_dies_the_launch_ends_non_zero_and_nothing_is_left(
     assert_nothing_left(namespace)
 
 
+@pytest.mark.parametrize('launch_file, arguments', [
+    ('twobone_ik.launch.py', (NO_RSP,)), ('twobone_ik.launch.xml', (NO_RSP, 'rviz:=true')),
+    ('demo.launch.py', (NO_RSP,)),
+    pytest.param('twobone_ik.launch.py', ('robot_state_publisher:=true', 'parent_frame:=world'),
+                 marks=pytest.mark.ros_cpp, id='twobone_ik.launch.py-rsp'),
+    pytest.param('control.launch.py', (), marks=pytest.mark.ros_cpp, id='control.launch.py')])
+@pytest.mark.parametrize('how', ['ctrl-c', 'ctrl-c twice', 'kill -INT launch'])
+def test_ctrl_c_ends_every_launch_quietly_with_code_zero(
+        launches, probe, launch_file, arguments, how):
+    """Ctrl-C signals the terminal's whole group: the nodes end with the launch, no error."""
+    namespace = unique_name('ctrlc')
+    launch = launches(launch_file, f'namespace:={namespace}', *arguments, group=True)
+    watching = probe(namespace=f'/{namespace}')
+    watching.wait_for_node()
+    watching.close()
+    if how == 'kill -INT launch':
+        code = launch.interrupt()
+    else:
+        os.killpg(launch.pid, signal.SIGINT)
+        if how == 'ctrl-c twice':
+            time.sleep(0.2)
+            os.killpg(launch.pid, signal.SIGINT)
+        code = launch.wait(timeout=30)
+    output = launch.output()
+    assert code == 0, output
+    assert '[ERROR]' not in output, output
+    assert_nothing_left(namespace)
+
+
 @pytest.mark.parametrize('package, flags, argument', [
     ('rviz2', ['rviz:=true', NO_RSP], 'rviz:=false'),
     ('robot_state_publisher', ['robot_state_publisher:=true'], 'robot_state_publisher:=false'),
@@ -163,15 +194,31 @@ def test_params_file_values_apply_unless_given_as_arguments(launches, probe, tmp
     assert urdf == arm_urdf(1.5, 1.0, ('hip', 'knee'), base_frame='world')
 
 
-def test_with_neither_the_node_defaults_apply(launches, probe, tmp_path):
-    namespace = unique_name('defaults')
-    params = write_params(tmp_path, {'elbow': 'closest'}, section='twobone_ik')
+@pytest.mark.parametrize('section', [
+    '/**/twobone_ik:', '/{ns}/*:', '{ns}:\n  twobone_ik:', '/*/twobone_ik:', '"**":'])
+def test_a_section_applies_as_rcl_matches_it_and_an_argument_wins(launches, probe, tmp_path,
+                                                                  section):
+    """ros2_control's form (``/**/name``) among others; ``ros2 param get`` shows what runs."""
+    namespace = unique_name('sections')
+    header = section.format(ns=namespace)
+    indent = '  ' * (header.count('\n') + 1)
+    params = tmp_path / 'params.yaml'
+    params.write_text(f'{header}\n{indent}ros__parameters:\n{indent}  r1: 2.0\n'
+                      f'{indent}  elbow: down\n'
+                      'twobone_ik:\n  ros__parameters:\n    r2: 3.0\n')  # not /<ns>/twobone_ik
+    assert read_parameter_file(str(params), 'twobone_ik', namespace) == {
+        'r1': 2.0, 'elbow': 'down'}
     launches('twobone_ik.launch.py', f'params_file:={params}', f'namespace:={namespace}',
-             NO_RSP)
+             NO_RSP, 'elbow:=closest')
     client = probe(namespace=f'/{namespace}')
     client.wait_for_node()
     values = client.get_values('r1', 'r2', 'elbow')
-    assert values == {'r1': DEFAULTS['r1'], 'r2': DEFAULTS['r2'], 'elbow': 'closest'}
+    assert values == {'r1': 2.0, 'r2': DEFAULTS['r2'], 'elbow': 'closest'}
+    if section.startswith('/**'):
+        shown = subprocess.run(['ros2', 'param', 'get', '--no-daemon', '--spin-time', '10',
+                                f'/{namespace}/twobone_ik', 'r1'],
+                               capture_output=True, text=True, timeout=60)
+        assert shown.stdout.strip() == 'Double value is: 2.0', shown
 
 
 @pytest.mark.parametrize('rsp', ['true', 'false'])

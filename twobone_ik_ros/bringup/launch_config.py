@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
+from twobone_ik_ros.bringup.parameter_file import ParameterFileError, parameters_for, parse
 from twobone_ik_ros.model.config import IKConfig, validate
 from twobone_ik_ros.model.dependencies import check, findable, MissingLibrary
 from twobone_ik_ros.model.parameter_table import (
@@ -353,30 +354,25 @@ def read_parameter_file(path: str, node_name: str = NODE_NAME,
     """
     Return the node's parameters from a ROS 2 YAML parameter file ('' gives {}).
 
-    Reads the wildcard sections and the node's own ones, in the order rcl
-    applies them (the more specific name wins).  A missing, unreadable or
-    malformed file raises LaunchError naming the path.
+    The file is read as the node's rcl reads it (``parameter_file``): every
+    section whose name matches the node's fully qualified name, wildcards
+    included, in the file's order, with rcl's types.  A missing or
+    unreadable file, or one rcl would refuse, raises LaunchError naming the
+    path.
     """
     if not path:
         return {}
-    import yaml
-
     try:
         with open(path, encoding='utf-8') as stream:
-            document = yaml.safe_load(stream) or {}
+            text = stream.read()
     except OSError as error:
         raise LaunchError(f'params_file {path!r} cannot be read: {error.strerror}') from None
-    except yaml.YAMLError as error:
-        raise LaunchError(f'params_file {path!r} is not valid YAML: {error}') from None
-    if not isinstance(document, dict):
-        raise LaunchError(f'params_file {path!r} is not a ROS 2 parameter file')
-    full = f'{namespace}/{node_name}' if namespace else node_name
-    merged: Dict[str, Any] = {}
-    for key in ('/**', '/*', node_name, '/' + node_name, full, '/' + full):
-        section = document.get(key) or {}
-        parameters = section.get('ros__parameters') if isinstance(section, dict) else None
-        merged.update(parameters or {})
-    return merged
+    except UnicodeDecodeError as error:
+        raise LaunchError(f'params_file {path!r} is not text: {error}') from None
+    try:
+        return parameters_for(parse(text), node_name, namespace)
+    except ParameterFileError as error:
+        raise LaunchError(f'params_file {path!r} {error}') from None
 
 
 def declare_arguments(defaults: Optional[Mapping[str, str]] = None) -> List[Any]:

@@ -22,6 +22,7 @@ parameter is one row here and its field in ``config.IKConfig``.
 
 from __future__ import annotations
 
+import array
 from dataclasses import dataclass
 from enum import Enum
 import inspect
@@ -262,7 +263,7 @@ SOLVER_PARAMETERS = tuple(name for name in inspect.signature(TwoBoneIK).paramete
 
 def as_double(name: str, value: Any) -> Any:
     """
-    Return ``value`` as a float when ``name`` is a double parameter given as an integer.
+    Return ``value`` as a float (floats) when ``name`` is a double (array) given as integers.
 
     ``r1:=2`` on a command line, in a launch file or in ``ros2 param set``
     arrives as an INTEGER; the node stores it as the double 2.0, so ``ros2
@@ -270,7 +271,16 @@ def as_double(name: str, value: Any) -> Any:
     returned unchanged, for ``validate`` to judge.
     """
     spec = SPECS.get(name)
-    if (spec is not None and spec.kind == 'double' and isinstance(value, int)
-            and not isinstance(value, bool)):
+    if spec is None:
+        return value
+    if spec.kind == 'double' and _integer(value):
         return float(value)
+    # rclpy holds an INTEGER_ARRAY as a list or as an array.array of typecode 'q'
+    if (spec.kind == 'double_array' and isinstance(value, (list, tuple, array.array))
+            and len(value) and all(_integer(item) for item in value)):
+        return [float(item) for item in value]
     return value
+
+
+def _integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

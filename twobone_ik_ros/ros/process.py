@@ -14,8 +14,13 @@ without its handlers, the executor spins in a thread of its own, and a signal
 only asks it to stop.  Then, one after the other in the main thread: the
 spinner finishes its callback and leaves the executor, the executor shuts down,
 the node is destroyed and the context shut down.  Nothing runs on a context
-that is going away.  After the first signal the previous handlers are back, so
-a second Ctrl-C interrupts and a second SIGTERM terminates as usual.  The
+that is going away.  After the first signal, SIGTERM's previous handler is
+back (a second SIGTERM, ``ros2 launch``'s escalation, terminates as usual),
+and a further SIGINT is let pass, as rclcpp's handler lets it: a terminal's
+Ctrl-C reaches every process of a launch and then the launch sends its own,
+and a Python process interrupted in its orderly stop would end with a
+traceback and code -2 (``ros2 launch`` reports "process has died").  The stop
+is bounded (below), so a second Ctrl-C has nothing left to cut short.  The
 handler itself takes no lock (``StopRequest``).
 
 Stopping is also bounded: a process still stopping ``STOP_TIMEOUT`` after it
@@ -181,11 +186,13 @@ def run_node(make_node: Callable[[], Any], *, args: Optional[List[str]] = None,
 
     def restore() -> None:
         for number, handler in previous.items():
-            signal.signal(number, handler)
+            # once stopping, a SIGINT stays harmless to the end of the process
+            stopping = stop.signal is not None and number == signal.SIGINT
+            signal.signal(number, signal.SIG_IGN if stopping else handler)
 
     def on_signal(number: int, frame: Optional[FrameType]) -> None:
-        restore()
         stop.on_signal(number, frame)
+        restore()
 
     for number in STOP_SIGNALS:
         signal.signal(number, on_signal)

@@ -37,13 +37,19 @@ class RosProcess:
     """A child process, its output in a file (or discarded), stopped as Ctrl-C would."""
 
     def __init__(self, command: Sequence[str], log_path: Optional[str] = None,
-                 env: Optional[Dict[str, str]] = None) -> None:
-        """Start ``command``; its output goes to ``log_path`` (None: discarded)."""
+                 env: Optional[Dict[str, str]] = None, group: bool = False) -> None:
+        """
+        Start ``command``; its output goes to ``log_path`` (None: discarded).
+
+        ``group``: in a session (and process group) of its own, which ``signal_group``
+        signals whole, as a terminal's Ctrl-C signals its foreground job.
+        """
         self.log_path = log_path
         self._log: Optional[IO[str]] = open(log_path, 'w+') if log_path else None
         sink: Any = self._log if self._log is not None else subprocess.DEVNULL
         self.process = subprocess.Popen(list(command), stdout=sink, stderr=subprocess.STDOUT,
-                                        preexec_fn=_restore_sigint, env=env)
+                                        preexec_fn=_restore_sigint, env=env,
+                                        start_new_session=group)
 
     @classmethod
     def python(cls, module: str = '', ros_args: Sequence[str] = (), args: Sequence[str] = (),
@@ -75,6 +81,11 @@ class RosProcess:
     def interrupt(self, timeout: float = 30.0) -> int:
         """Send SIGINT, as Ctrl-C does, and return the exit code."""
         self.process.send_signal(signal.SIGINT)
+        return self.process.wait(timeout=timeout)
+
+    def signal_group(self, number: int, timeout: float = 30.0) -> int:
+        """Send signal ``number`` to the process's group (made with ``group``); return its code."""
+        os.killpg(self.process.pid, number)
         return self.process.wait(timeout=timeout)
 
     def stop(self, timeout: float = 15.0) -> int:
