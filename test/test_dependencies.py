@@ -34,7 +34,7 @@ SYSTEM_KEYS = {
     'numpy': 'python3-numpy', 'yaml': 'python3-yaml', 'PIL': 'python3-pil',
     'pytest': 'python3-pytest', 'hypothesis': 'python3-hypothesis', 'mypy': 'python3-mypy',
     'tf2_ros': 'tf2_ros_py',  # the Python module; the C++ package tf2_ros is another key
-    'pinocchio': 'pinocchio',
+    'pinocchio': 'pinocchio', 'catkin_pkg': 'python3-catkin-pkg',
 }
 #: Python module -> key of every module the package or its tests import
 KEYS = {**SYSTEM_KEYS, **{library.module.split('.')[0]: library.key for library in LIBRARIES}}
@@ -48,8 +48,11 @@ ROS_MODULES = {
 OWN_MODULES = {'twobone_ik_ros'} | {
     os.path.splitext(os.path.basename(path))[0]
     for path in glob.glob(os.path.join(ROOT, 'test', '*.py'))}
-#: needed without an import: the XML launch file is read by launch_xml
-XML_FRONT_END = 'launch_xml'
+#: needed without an import: the XML launch file is read by launch_xml, and the launch
+#: files are run by ``ros2 launch``
+WITHOUT_IMPORT = {'launch_xml', 'ros2launch'}
+#: the tests' commands: ``ros2 param get``, and the docs' build (``python -m sphinx``)
+TEST_COMMANDS = {'ros2param', 'python3-sphinx'}
 
 
 def imported(patterns):
@@ -91,7 +94,7 @@ RUN_TIME = ['twobone_ik_ros/**/*.py', 'launch/*.py']
 
 
 def test_every_run_time_import_and_started_package_is_an_exec_depend_and_nothing_else():
-    needed = keys(imported(RUN_TIME)) | started_by_launch_files() | {XML_FRONT_END}
+    needed = keys(imported(RUN_TIME)) | started_by_launch_files() | WITHOUT_IMPORT
     # what a library imports itself is declared too (the table says which: matplotlib)
     needed |= {library.key for library in LIBRARIES}
     assert declared('exec_depend') == needed
@@ -106,7 +109,8 @@ def test_every_library_of_the_table_is_imported_by_the_package_or_by_one_it_impo
 
 def test_every_test_import_and_started_package_is_declared_for_the_tests_and_nothing_else():
     from conftest import CPP_PACKAGES
-    needed = keys(imported(['test/*.py', 'test/stand_ins/*.py'])) | set(CPP_PACKAGES)
+    needed = (keys(imported(['test/*.py', 'test/stand_ins/*.py'])) | set(CPP_PACKAGES)
+              | TEST_COMMANDS)
     assert declared('test_depend') == needed - declared('exec_depend')
 
 

@@ -241,7 +241,17 @@ def test_the_topic_table_is_what_the_node_has_on_the_graph(ros_install, probe):
 
 @pytest.mark.docs
 def test_the_docs_build_with_every_warning_an_error(tmp_path):
-    """Sphinx with MyST (doc/conf.py), as rosdoc2 would take the folder, with -W."""
+    """
+    Sphinx with MyST (doc/conf.py), as rosdoc2 would take the folder, with -W.
+
+    Sphinx is a test_depend (the distribution's); MyST has no key that the
+    distribution installs (ros/rosdistro's is a pip key, which would bring its
+    own Sphinx beside the distribution's), so where it is missing, as after
+    ``rosdep install`` alone, this check of the repository's docs is skipped
+    saying so (in CI, where the venv has both, a skip fails).
+    """
+    if importlib.util.find_spec('myst_parser') is None:
+        pytest.skip('the docs build needs MyST: pip install myst-parser (requirements/dev.txt)')
     built = subprocess.run([sys.executable, '-m', 'sphinx', '-W', '--keep-going', '-q', '-b',
                             'html', os.path.join(ROOT, 'doc'), str(tmp_path / 'html')],
                            capture_output=True, text=True, timeout=300)

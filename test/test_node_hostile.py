@@ -221,3 +221,32 @@ def test_a_callback_that_raises_costs_that_message_not_the_node(started):
     assert output.count('Traceback') == 3, output
     assert output.count('ZeroDivisionError: injected fault') == 3, output
     assert_stopped(process.interrupt(), process.output())
+
+
+def test_a_peer_that_can_never_match_a_topic_is_logged_once_and_counted(started):
+    """A QoS or a type that cannot match: found in the graph, no event handler per message."""
+    from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+    from sensor_msgs.msg import JointState
+    from std_msgs.msg import String
+    process, probe = started()
+    namespace = probe.namespace
+    graph = probe.node
+    best_effort = QoSProfile(depth=10, reliability=ReliabilityPolicy.BEST_EFFORT)
+    graph.create_publisher(PointStamped, f'{namespace}/target', best_effort)  # node: reliable
+    graph.create_subscription(JointState, f'{namespace}/joint_states', lambda _: None,
+                              QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+    graph.create_publisher(String, f'{namespace}/path', 10)  # the node's is nav_msgs/Path
+    graph.create_publisher(PointStamped, f'{namespace}/target', 10)  # matches: not counted
+    seen = counters(probe, lambda values: values['peers.incompatible'] == '3')
+    probe.spin_for(3.0)  # three more checks: each peer is told once
+    assert counters(probe, lambda values: True)['peers.incompatible'] == '3'
+    output = process.output()
+    told = [line for line in output.splitlines() if 'can never match this node' in line]
+    assert len(told) == 3, output
+    assert any('/target: the publisher of' in line and 'Best effort publisher' in line
+               for line in told)
+    assert any('/joint_states: the subscription of' in line
+               and 'Volatile publisher and transient local subscription' in line for line in told)
+    assert any('/path: the publisher of' in line and 'has type std_msgs/msg/String' in line
+               for line in told)
+    assert seen['level'] == DiagnosticStatus.OK

@@ -70,7 +70,7 @@ def provides(installer, package, module, distro):
         name = package[len(ros):].replace('-', '_')
         return ROS_MODULE_OF.get(name, name) == module
     # Debian's (and Ubuntu's) Python policy: python3-<module> holds the module
-    return package.lower() == f'python3-{module.lower()}'
+    return package.lower() == f"python3-{module.lower().replace('_', '-')}"
 
 
 @pytest.mark.parametrize('distro', DISTROS)

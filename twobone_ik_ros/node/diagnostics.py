@@ -141,7 +141,8 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
                       parameters: Mapping[str, Any], arm: Optional[ArmReport] = None,
                       internal_errors: int = 0,
                       rejected_recently: Optional[Dict[str, int]] = None,
-                      arm_values: Sequence[Tuple[str, str]] = ()) -> DiagnosticArray:
+                      arm_values: Sequence[Tuple[str, str]] = (),
+                      incompatible_peers: int = 0) -> DiagnosticArray:
     """
     One DiagnosticStatus with the counters and the current parameters.
 
@@ -157,6 +158,9 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
 
     ``arm_values``: the arm's source and limits (``arm_report``); a
     ``arm.problem`` other than 'none' makes the level WARN with it as the message.
+
+    ``incompatible_peers``: the peers found since start whose QoS or type can
+    never match one of the node's topics (``qos_watch``; each logged once).
 
     The level is ERROR from the first internal error on (a callback raised:
     a bug, see ``guard``; the node went on), else WARN when targets were
@@ -197,6 +201,7 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
         ('clamped', counters.clamped),
         ('rejected', counters.rejected.total),
         ('internal_errors', internal_errors),
+        ('peers.incompatible', incompatible_peers),
     ]
     values += [(f'rejected.{reason}', count) for reason, count in counters.rejected.counts.items()]
     values += [

@@ -30,12 +30,19 @@ warning, and every one lost on the way is counted as lost.
 
 Interface (relative names, so a namespace or a remap moves them):
 subscribes ``target`` (geometry_msgs/PointStamped; QoS overridable with the
-``qos_overrides./<ns>/target.subscription.*`` parameters) and ``path``
-(nav_msgs/Path); publishes the solutions as the ``output`` parameter says
-(``outputs``), ``elbow`` (geometry_msgs/PointStamped, only while someone
-subscribes), ``markers`` (visualization_msgs/MarkerArray, transient local)
-and ``/diagnostics``; calls ``<robot_state_publisher>/set_parameters`` when
-the arm changes.
+``qos_overrides./<ns>/target.subscription.*`` parameters), ``path``
+(nav_msgs/Path), ``robot_description`` (std_msgs/String, transient local,
+while ``tip_link`` is set) and, with a controller output, the arm's
+``joint_states`` (sensor_msgs/JointState); publishes the solutions as the
+``output`` parameter says (``outputs``: ``joint_states``, ``commands``,
+``joint_trajectory`` or the ``follow_joint_trajectory`` action's goals),
+``reached`` (a controller output's arrivals), ``elbow``
+(geometry_msgs/PointStamped, only while someone subscribes), ``markers``
+(visualization_msgs/MarkerArray, transient local) and ``/diagnostics``;
+calls ``<robot_state_publisher>/set_parameters`` when the arm changes.  A
+peer whose QoS or type can never match one of these topics is logged once
+and counted (``qos_watch``).  README's topic table is checked against the
+running node (``test/test_docs.py``).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -73,6 +80,7 @@ from twobone_ik_ros.node.drawing import ArmDrawing, MARKER_RATE_HZ
 from twobone_ik_ros.node.frames import TargetFrames
 from twobone_ik_ros.node.guard import GuardedNode
 from twobone_ik_ros.node.paths import PathFollower
+from twobone_ik_ros.node.qos_watch import QosWatch
 from twobone_ik_ros.node.robot_model import RobotModelSync
 from twobone_ik_ros.node.targets import QUEUE_DEPTH, TargetInput
 from twobone_ik_ros.node.throttle import ThrottledWarnings
@@ -113,6 +121,7 @@ class TwoBoneIKNode(GuardedNode):
         self._robot_model = RobotModelSync(self)
         self._output = ArmOutput(self, self._moved, self._warnings.warn, self.guard.wrap)
         self._drawing = ArmDrawing(self, config)
+        self._qos_watch = QosWatch(self)
         self._targets = TargetInput(self, config, self._counters, self._frames, self._solve,
                                     self._reject)
         self._paths = PathFollower(self, config, counters=self._counters, frames=self._frames,
@@ -216,6 +225,7 @@ class TwoBoneIKNode(GuardedNode):
         self._robot_model.poll()
         if now >= self._next_diagnostics:
             self._next_diagnostics = now + DIAGNOSTICS_PERIOD_S
+            self._qos_watch.check()
             config = self._config
             self._diag_pub.publish(build_diagnostics(
                 self.get_fully_qualified_name().lstrip('/'), self.get_clock().now().to_msg(),
@@ -223,7 +233,7 @@ class TwoBoneIKNode(GuardedNode):
                 dict(config.as_parameters(), robot_description=self._robot_model.state),
                 self._output.mode.report(), self.guard.count,
                 self._counters.rejected.take_recent(),
-                arm_report(config, self._description.received)))
+                arm_report(config, self._description.received), self._qos_watch.incompatible))
 
     def _timing(self) -> None:
         """

@@ -5,7 +5,8 @@ rclpy gives every publisher and subscription two default QoS event handlers
 (incompatible QoS, incompatible type), two more entities each (their cost:
 ``executor``): under 1 kHz of targets a profile showed them costing more
 per target than the solve.  The node's entities are created ``QUIET``; the
-other side of a mismatch still reports it.
+other side of a mismatch still reports it, and the node finds it in the
+graph once a second (``node.qos_watch``), which no message pays for.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
