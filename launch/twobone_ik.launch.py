@@ -21,7 +21,9 @@ too), with an error and a non-zero exit after any other.
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
 # language governing permissions and limitations under the License.
 
+import atexit
 import os
+import tempfile
 
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
@@ -31,6 +33,8 @@ from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from twobone_ik_ros.bringup.launch_config import (
     check_packages, declare_arguments, launch_values, LaunchError, resolve_launch)
+from twobone_ik_ros.bringup.rviz_config import plane_view, rviz_config
+import yaml
 
 PACKAGE = 'twobone_ik_ros'
 
@@ -56,6 +60,17 @@ def _shut_down_with_the_node(event, context):
         return [EmitEvent(event=Shutdown(reason=f'{event.process_name} ended'))]
     raise LaunchError(f'{event.process_name} exited with code {event.returncode}; '
                       'shutting down the launch')
+
+
+def _arm_rviz_config(template, view):
+    """Write the package's RViz configuration set to ``view``: a file removed at exit."""
+    with open(template, encoding='utf-8') as stream:
+        configuration = rviz_config(yaml.safe_load(stream), view)
+    handle, path = tempfile.mkstemp(prefix='twobone_ik_', suffix='.rviz')
+    with os.fdopen(handle, 'w') as stream:
+        yaml.safe_dump(configuration, stream, sort_keys=False)
+    atexit.register(os.unlink, path)
+    return path
 
 
 def _launch_setup(context):
@@ -89,6 +104,9 @@ def _launch_setup(context):
     if any(package == 'rviz2' for package, _ in resolved.packages):
         rviz_config = os.path.join(get_package_share_directory(PACKAGE), 'rviz',
                                    'twobone_ik.rviz')
+        if config.arm.from_description:  # looking at its plane, not at the base's XY
+            rviz_config = _arm_rviz_config(rviz_config, plane_view(config.arm,
+                                                                   config.frame_prefix))
         # the .rviz file names the un-namespaced topics; point them at this arm
         topics = {'/target': resolved.target_topic, '/markers': 'markers',
                   '/robot_description': 'robot_description'}

@@ -168,6 +168,34 @@ def test_rviz_fixed_frame_follows_base_frame(launches):
     assert f'-r /markers:=/{namespace}/markers' in output
 
 
+def test_rviz_looks_at_the_plane_of_an_upright_arm_read_from_its_description(
+        launches, tmp_path):
+    """An upright arm (RRBot): RViz gets a view and a grid on its plane, not the base's XY."""
+    from urdf_arms import rrbot
+    arm = rrbot(1.0)
+    description = tmp_path / 'rrbot.urdf'
+    description.write_text(arm.urdf)
+    namespace = unique_name('rviz')
+    launch = launches('twobone_ik.launch.py', 'rviz:=true', NO_RSP, f'namespace:={namespace}',
+                      f'description_file:={description}', f'tip_link:={arm.tip}',
+                      f'base_frame:={arm.base}')
+    deadline = time.monotonic() + 30
+    while 'rviz2 stand-in: fixed frame' not in launch.output() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    output = launch.output()
+    written = output.split('rviz2 stand-in argv: -d ', 1)[1].split()[0]
+    assert written.endswith('.rviz') and 'share/twobone_ik_ros' not in written
+    with open(written, encoding='utf-8') as stream:
+        manager = yaml.safe_load(stream)['Visualization Manager']
+    [grid] = [d for d in manager['Displays'] if d['Class'] == 'rviz_default_plugins/Grid']
+    assert (grid['Reference Frame'], grid['Plane']) == (f'{namespace}/link1', 'XZ'), grid
+    view = manager['Views']['Current']
+    assert view['Class'] == 'rviz_default_plugins/Orbit'
+    assert (view['Pitch'], view['Yaw']) == pytest.approx((0.0, math.pi / 2))
+    launch.stop()
+    assert not os.path.exists(written)  # removed with the launch
+
+
 def write_params(tmp_path, parameters, section='/**'):
     path = tmp_path / 'params.yaml'
     path.write_text(yaml.safe_dump({section: {'ros__parameters': parameters}}))

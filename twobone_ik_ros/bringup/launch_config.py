@@ -96,7 +96,10 @@ LAUNCH_ARGUMENTS: Tuple[LaunchArgument, ...] = tuple(
                    'tip_link, when description_file is given), false for the controller '
                    "outputs, whose arm's bringup runs one.",
                    ('auto',) + BOOLEAN),
-    LaunchArgument('rviz', 'false', 'Start RViz with the package configuration.', BOOLEAN),
+    LaunchArgument('rviz', 'false',
+                   "Start RViz looking at the arm's plane: down on the base frame's XY for the "
+                   'arm r1 and r2 describe, along the shoulder axis for one from '
+                   "description_file, with a grid in the tool's plane.", BOOLEAN),
     LaunchArgument('use_sim_time', 'false',
                    "Run every node started here on the /clock topic's time (a simulator's: "
                    'Gazebo, Isaac Sim, Webots) instead of the system clock; it overrides a '

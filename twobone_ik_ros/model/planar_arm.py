@@ -79,6 +79,12 @@ class PlanarArm:
     limits: Optional[Tuple[Limit, Limit]] = None
     #: the links: base, the elbow joint's child, the tip ('' for the node's own arm)
     links: Tuple[str, str, str] = ('', '', '')
+    #: the shoulder joint's child link, its axis in that link's frame (the URDF's
+    #: ``<axis>``), and how far along it the tool's plane lies from the link's origin: the
+    #: plane in a frame that turns about its normal, so stays put (RViz's grid, ``bringup``)
+    shoulder_link: str = ''
+    shoulder_axis: Vector = (0.0, 0.0, 1.0)
+    tool_offset: float = 0.0
     #: the plane is the base frame's XY and the map the identity: nothing to convert
     in_plane: bool = True
 
@@ -130,7 +136,9 @@ class PlanarArm:
             origin=_minus(origin, _times(base_plane, n)), u=u, v=v, n=n,
             elbow_height=base_plane + along1, tip_height=base_plane + along1 + along2,
             limits=(joints[first].limit, joints[second].limit),
-            links=(chain.base, joints[second].child, chain.tip), in_plane=False)
+            links=(chain.base, joints[second].child, chain.tip),
+            shoulder_link=joints[first].child, shoulder_axis=joints[first].axis,
+            tool_offset=along1 + along2, in_plane=False)
 
     @property
     def from_description(self) -> bool:

@@ -31,14 +31,17 @@ NS_LINKS = 'links'
 NS_JOINTS = 'joints'
 NS_TARGET = 'target'
 NS_WORKSPACE = 'workspace'
-#: (namespace, id) of every marker; the outer workspace circle is id 0, the inner id 1
+#: (namespace, id) of every marker; the outer workspace circle is id 0, the inner id 1,
+#: the reachable annulus between them id 2
 MARKER_IDS = ((NS_LINKS, 0), (NS_JOINTS, 0), (NS_TARGET, 0), (NS_WORKSPACE, 0),
-              (NS_WORKSPACE, 1))
+              (NS_WORKSPACE, 1), (NS_WORKSPACE, 2))
 
 CIRCLE_SEGMENTS = 72
 LINK_COLOUR = (0.15, 0.45, 0.9, 1.0)
 JOINT_COLOUR = (0.95, 0.95, 0.95, 1.0)
 WORKSPACE_COLOUR = (0.6, 0.6, 0.6, 0.6)
+#: faint: it is there to be clicked on (RViz's Publish Point picks the surface under the cursor)
+REACH_COLOUR = (0.6, 0.6, 0.6, 0.12)
 TARGET_COLOURS: Dict[Status, Tuple[float, float, float, float]] = {
     Status.SOLVED: (0.1, 0.8, 0.25, 1.0),
     Status.CLAMPED: (1.0, 0.6, 0.0, 1.0),
@@ -96,15 +99,30 @@ def move_arm_markers(markers: List[Marker], arm: PlanarArm, angles: Tuple[float,
 
 
 def workspace_markers(frame_id: str, arm: PlanarArm) -> List[Marker]:
-    """Build the circles r1 + r2 (id 0) and ``|r1 - r2|`` (id 1) in the arm's plane."""
-    circles = []
+    """
+    Build the circles r1 + r2 (id 0) and ``|r1 - r2|`` (id 1), and the annulus (id 2).
+
+    All in the arm's plane; the annulus is a faint surface between the
+    circles, so that a Publish Point click anywhere on it in RViz is a
+    point of the plane the arm reaches.
+    """
+    markers = []
     r1, r2 = arm.r1, arm.r2
-    for marker_id, radius in enumerate((r1 + r2, abs(r1 - r2))):
+    outer, inner = r1 + r2, abs(r1 - r2)
+    for marker_id, radius in enumerate((outer, inner)):
         circle = _marker(frame_id, NS_WORKSPACE, marker_id, Marker.LINE_STRIP, WORKSPACE_COLOUR)
         circle.scale.x = 0.005 * (r1 + r2)
         circle.points = _points(arm, _circle(radius))
-        circles.append(circle)
-    return circles
+        markers.append(circle)
+    annulus = _marker(frame_id, NS_WORKSPACE, 2, Marker.TRIANGLE_LIST, REACH_COLOUR)
+    annulus.scale.x = annulus.scale.y = annulus.scale.z = 1.0
+    rims = list(zip(_circle(outer), _circle(inner)))
+    corners = []
+    for (out_a, in_a), (out_b, in_b) in zip(rims, rims[1:]):
+        corners += [out_a, out_b, in_a, in_a, out_b, in_b]
+    annulus.points = _points(arm, corners)
+    markers.append(annulus)
+    return markers
 
 
 def _marker(frame_id: str, ns: str, marker_id: int, kind: int,
