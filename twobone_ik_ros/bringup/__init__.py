@@ -2,8 +2,10 @@
 Launch support: what the launch files compute, as plain Python the tests call.
 
 ``launch_config`` (the launch arguments' table, their resolution into what to
-start, the control launch's additions) and ``generated`` (the files derived
-from the tables: the parameter file, the XML launch file, the README's table).
+start, the control launch's additions), ``parameter_file`` (a parameter file
+read as rcl reads it), ``rviz_config`` (RViz's view and grid on the arm's
+plane) and ``generated`` (the files derived from the tables: the parameter
+file, the XML launch file, the README's tables).
 Above the node's parts and beside them: the node never imports it.
 """
 

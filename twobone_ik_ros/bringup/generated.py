@@ -1,5 +1,5 @@
 """
-The files written from the tables: the parameter file, the XML launch file, README's table.
+The files written from the tables: the parameter file, the XML launch file, README's tables.
 
 Each is a pure function of ``model.parameter_table.PARAMETERS`` or of
 ``launch_config.LAUNCH_ARGUMENTS``; ``scripts/generate.py`` writes them and
@@ -24,11 +24,14 @@ from xml.sax.saxutils import quoteattr
 
 from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS
 from twobone_ik_ros.model.checks import Length
+from twobone_ik_ros.model.interface import readme_topics
 from twobone_ik_ros.model.parameter_table import PARAMETERS, ParameterSpec
 
 #: README's table of parameters lies between these two lines
 README_TABLE_HEAD = '| parameter | type | default | meaning | changed at runtime |'
 README_TABLE_END = '\n\n'
+#: and its table of topics (``model.interface.readme_topics``) from this line on
+README_TOPICS_HEAD = '| topic | type | direction |'
 _YAML_COLUMN = 40
 
 _YAML_HEAD = """\
@@ -91,10 +94,13 @@ def launch_xml() -> str:
 
 
 def replace_readme_table(readme: str) -> str:
-    """Return ``readme`` with its table of parameters as ``readme_table`` gives it."""
-    start = readme.index(README_TABLE_HEAD)
-    end = readme.index(README_TABLE_END, start)
-    return readme[:start] + readme_table() + readme[end:]
+    """Return ``readme`` with its tables of parameters and of topics as the tables give them."""
+    for head, table in ((README_TABLE_HEAD, readme_table()),
+                        (README_TOPICS_HEAD, readme_topics())):
+        start = readme.index(head)
+        end = readme.index(README_TABLE_END, start)
+        readme = readme[:start] + table + readme[end:]
+    return readme
 
 
 #: path in the tree -> what it holds, given what it holds now (README: the rest is kept)

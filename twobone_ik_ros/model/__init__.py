@@ -6,7 +6,8 @@ parameter's values pass), ``config`` (``validate``: the values into an
 ``IKConfig``), ``urdf`` (the node's own arm as a URDF), ``urdf_chain`` (a
 user's URDF read into the chain between two links) and ``planar_arm`` (that
 chain as the solver's plane, lengths and joint map); also ``dependencies``,
-the controller outputs' libraries and how a user gets them, and ``tally``,
+the controller outputs' libraries and how a user gets them, ``interface``,
+the table of the node's topics, services and actions, and ``tally``,
 the counts by reason that the node and the arm side both report on
 ``/diagnostics``.
 

@@ -6,8 +6,9 @@ frames (``frames``), paths (``paths``), the parameters' declarations
 (``declarations``), a user's robot_description in (``description``),
 robot_state_publisher's model of the node's own arm (``robot_model``), RViz
 markers (``markers``, drawn when due by ``drawing``), counters and
-diagnostics (``diagnostics``), throttled warnings (``throttle``) and the
-callback guard (``guard``).
+diagnostics (``diagnostics``), peers that can never match a topic
+(``qos_watch``), throttled warnings (``throttle``) and the callback guard
+(``guard``).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

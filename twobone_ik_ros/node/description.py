@@ -23,14 +23,8 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
-from twobone_ik_ros.ros.qos_events import QUIET_SUBSCRIPTION
-
-TOPIC = 'robot_description'
-#: robot_state_publisher's own profile for it: the one that matches a latched description
-DESCRIPTION_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
-                             reliability=ReliabilityPolicy.RELIABLE)
+from twobone_ik_ros.ros.endpoints import subscription
 
 
 class DescriptionInput:
@@ -47,9 +41,7 @@ class DescriptionInput:
     def want(self, wanted: bool) -> None:
         """Subscribe (``wanted``) or unsubscribe and forget the description held."""
         if wanted and self._subscription is None:
-            self._subscription = self._node.create_subscription(
-                String, TOPIC, self._on_message, DESCRIPTION_QOS,
-                event_callbacks=QUIET_SUBSCRIPTION)
+            self._subscription = subscription(self._node, 'robot_description', self._on_message)
         elif not wanted and self._subscription is not None:
             self._node.destroy_subscription(self._subscription)
             self._subscription = None

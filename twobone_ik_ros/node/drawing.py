@@ -22,16 +22,14 @@ from __future__ import annotations
 from typing import Optional, Tuple
 
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, QoSProfile
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.node.markers import arm_markers, move_arm_markers, workspace_markers
-from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
+from twobone_ik_ros.ros.endpoints import publisher
 from twobone_ik_ros.solver import Status
 from visualization_msgs.msg import MarkerArray
 
 MARKER_RATE_HZ = 10.0
-_MARKER_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL)
 
 
 class ArmDrawing:
@@ -39,8 +37,7 @@ class ArmDrawing:
 
     def __init__(self, node: Node, config: IKConfig) -> None:
         """Create the ``markers`` publisher on ``node`` for the arm of ``config``."""
-        self._publisher = node.create_publisher(MarkerArray, 'markers', _MARKER_QOS,
-                                                event_callbacks=QUIET_PUBLISHER)
+        self._publisher = publisher(node, 'markers')
         self._drawing = MarkerArray()  # arm, joints, target, then the workspace circles
         self._target: Optional[Tuple[float, float]] = None
         self._status = Status.SOLVED

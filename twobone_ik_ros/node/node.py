@@ -39,10 +39,11 @@ while ``tip_link`` is set) and, with a controller output, the arm's
 ``reached`` (a controller output's arrivals), ``elbow``
 (geometry_msgs/PointStamped, only while someone subscribes), ``markers``
 (visualization_msgs/MarkerArray, transient local) and ``/diagnostics``;
-calls ``<robot_state_publisher>/set_parameters`` when the arm changes.  A
-peer whose QoS or type can never match one of these topics is logged once
-and counted (``qos_watch``).  README's topic table is checked against the
-running node (``test/test_docs.py``).
+calls ``<robot_state_publisher>/set_parameters`` when the arm changes.  The
+table of all of them, their types and QoS is ``model.interface`` (each part
+makes its endpoints from it: ``ros.endpoints``).  A peer whose QoS or type
+can never match one of these topics is logged once and counted
+(``qos_watch``).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -61,7 +62,6 @@ import sys
 import time
 from typing import Any, Callable, List, Optional
 
-from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
 from rcl_interfaces.msg import SetParametersResult
 import rclpy
@@ -82,12 +82,12 @@ from twobone_ik_ros.node.guard import GuardedNode
 from twobone_ik_ros.node.paths import PathFollower
 from twobone_ik_ros.node.qos_watch import QosWatch
 from twobone_ik_ros.node.robot_model import RobotModelSync
-from twobone_ik_ros.node.targets import QUEUE_DEPTH, TargetInput
+from twobone_ik_ros.node.targets import TargetInput
 from twobone_ik_ros.node.throttle import ThrottledWarnings
 from twobone_ik_ros.outputs.libraries import require
 from twobone_ik_ros.outputs.modes import ArmOutput
+from twobone_ik_ros.ros.endpoints import publisher
 from twobone_ik_ros.ros.process import run_node
-from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
 from twobone_ik_ros.solver import Reason, Status
 
 NODE_NAME = 'twobone_ik'
@@ -127,11 +127,8 @@ class TwoBoneIKNode(GuardedNode):
         self._paths = PathFollower(self, config, counters=self._counters, frames=self._frames,
                                    output=self._output, warnings=self._warnings,
                                    start=self._arm_position, moved=self._moved)
-        # no QoS event handlers on anything of the node's (see qos_events)
-        self._elbow_pub = self.create_publisher(PointStamped, 'elbow', QUEUE_DEPTH,
-                                                event_callbacks=QUIET_PUBLISHER)
-        self._diag_pub = self.create_publisher(DiagnosticArray, '/diagnostics', QUEUE_DEPTH,
-                                               event_callbacks=QUIET_PUBLISHER)
+        self._elbow_pub = publisher(self, 'elbow')
+        self._diag_pub = publisher(self, '/diagnostics')
         self._apply(config)
         steady = Clock(clock_type=ClockType.STEADY_TIME)
         self._housekeeping_timer = self.create_timer(1.0 / MARKER_RATE_HZ, self._housekeeping,

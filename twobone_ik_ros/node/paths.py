@@ -38,10 +38,9 @@ from twobone_ik_ros.motion.limit_check import LimitRefusal
 from twobone_ik_ros.motion.planning import Unplanned
 from twobone_ik_ros.node.diagnostics import PATH_REJECTION_TEXT, TargetCounters
 from twobone_ik_ros.node.frames import apply_transform, TargetFrames
-from twobone_ik_ros.node.targets import QUEUE_DEPTH
 from twobone_ik_ros.node.throttle import ThrottledWarnings
 from twobone_ik_ros.outputs.modes import ArmOutput
-from twobone_ik_ros.ros.qos_events import QUIET_SUBSCRIPTION
+from twobone_ik_ros.ros.endpoints import subscription
 from twobone_ik_ros.ros.wire_path import PathData, PathReader
 from twobone_ik_ros.solver import Reason
 
@@ -71,8 +70,7 @@ class PathFollower:
         self._moved = moved
         self._reader = PathReader()
         self._node = node
-        node.create_subscription(Path, 'path', self.on_path, QUEUE_DEPTH,
-                                 event_callbacks=QUIET_SUBSCRIPTION, raw=True)
+        subscription(node, 'path', self.on_path, raw=True)
 
     def configure(self, config: IKConfig) -> None:
         """Follow paths with ``config``'s arm, base frame and limits from now on."""

@@ -27,6 +27,7 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.urdf import config_urdf
+from twobone_ik_ros.ros.endpoints import client
 
 #: How long a change waits for robot_state_publisher's service to be discovered
 DISCOVERY_TIMEOUT_S = 5.0
@@ -63,8 +64,7 @@ class RobotModelSync:
         if name != self._name:
             if self._client is not None:
                 self._node.destroy_client(self._client)
-            self._client = (self._node.create_client(SetParameters, f'{name}/set_parameters')
-                            if name else None)
+            self._client = client(self._node, name, 'set_parameters') if name else None
             self._name = name
         if self._client is None:
             self._pending = None

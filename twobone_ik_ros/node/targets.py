@@ -35,12 +35,12 @@ from rclpy.subscription import Subscription
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.node.diagnostics import SequenceGaps, TargetCounters
 from twobone_ik_ros.node.frames import apply_transform, Reject, TargetFrames
+from twobone_ik_ros.ros.endpoints import subscription
 from twobone_ik_ros.ros.qos_events import SubscriptionEventCallbacks
 from twobone_ik_ros.ros.wire import TargetReader
 
 #: Depth of the target queue: reliable, keep-last; a stream of setpoints wants
 #: the newest (override with qos_overrides parameters for a list of targets)
-QUEUE_DEPTH = 10
 
 #: solve(x, y, z, stamp): a target in the base frame
 Solve = Callable[[float, float, float, Any], None]
@@ -61,9 +61,9 @@ class TargetInput:
         self._stamp = Time()  # the stamp of the target being solved, reused
         self._config = config
         with_info = hasattr(Subscription, 'CallbackType')  # no message info before Iron
-        node.create_subscription(
-            PointStamped, 'target', self.on_numbered if with_info else self.on_serialized,
-            QUEUE_DEPTH, qos_overriding_options=QoSOverridingOptions.with_default_policies(),
+        subscription(
+            node, 'target', self.on_numbered if with_info else self.on_serialized,
+            qos_overriding_options=QoSOverridingOptions.with_default_policies(),
             event_callbacks=SubscriptionEventCallbacks(message_lost=self._on_message_lost,
                                                        use_default_callbacks=False),
             raw=True)

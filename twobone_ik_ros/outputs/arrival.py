@@ -34,7 +34,7 @@ from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.feedback import ArmReport, GOAL_OUTCOMES, Move, MoveLedger
-from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
+from twobone_ik_ros.ros.endpoints import publisher
 
 Warn = Callable[[str, Callable[[], str]], None]
 _NS = 1_000_000_000
@@ -62,8 +62,7 @@ class Arrival:
         self._config = config
         self._message.header.frame_id = config.frame
         if drives_controller and self._publisher is None:
-            self._publisher = self._node.create_publisher(PointStamped, 'reached', 10,
-                                                          event_callbacks=QUIET_PUBLISHER)
+            self._publisher = publisher(self._node, 'reached')
         elif not drives_controller and self._publisher is not None:
             self._node.destroy_publisher(self._publisher)
             self._publisher = None

@@ -37,8 +37,6 @@ from twobone_ik_ros.motion.planning import Limits, Samples
 from twobone_ik_ros.outputs.arrival import Arrival
 from twobone_ik_ros.outputs.streaming import Playback
 
-#: the publishers' depth
-QUEUE_DEPTH = 10
 Guard = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 

@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, Protocol, Tuple, TypeVar
 
 from rclpy.node import Node
-from rclpy.qos import qos_profile_sensor_data
 from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
 from twobone_ik_ros.model.config import IKConfig
@@ -48,8 +47,8 @@ from twobone_ik_ros.motion.tracking import ArmTracker, JointReader
 from twobone_ik_ros.outputs.arrival import Arrival
 from twobone_ik_ros.outputs.base import Guard, OutputMode, Parts, speed_limits
 from twobone_ik_ros.outputs.streaming import Playback
+from twobone_ik_ros.ros.endpoints import subscription
 from twobone_ik_ros.ros.executor import take
-from twobone_ik_ros.ros.qos_events import QUIET_SUBSCRIPTION
 from twobone_ik_ros.ros.wire import JointStateReader
 
 AnyTimed = TypeVar('AnyTimed', bound=Timed)
@@ -145,10 +144,8 @@ class ControllerOutput(OutputMode):
             lambda: self._bounds, self._playback, parts.guard, parts.arrival, self.catch_up))
         self._transport.listen()
         load_path_timing()  # now, not in the first path's callback (see path_timing)
-        # best effort takes both reliable and best-effort publishers of the state
-        self._state_subscription = self._node.create_subscription(
-            JointState, 'joint_states', self._on_joint_state, qos_profile_sensor_data,
-            event_callbacks=QUIET_SUBSCRIPTION, raw=True)
+        self._state_subscription = subscription(self._node, 'joint_states',
+                                                self._on_joint_state, raw=True)
 
     # --------------------------------------------------------- configuration
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from action_msgs.msg import GoalStatus
-from rclpy.action import ActionClient
 from trajectory_msgs.msg import JointTrajectory
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.parameter_table import Output
@@ -38,6 +37,7 @@ from twobone_ik_ros.motion.feedback import Move
 from twobone_ik_ros.outputs.commands import duration
 from twobone_ik_ros.outputs.controller import Carrier
 from twobone_ik_ros.outputs.trajectories import TrajectorySender
+from twobone_ik_ros.ros.endpoints import action_client
 #: A finished goal's status as a result of ``feedback.GOAL_OUTCOMES``; any other is an abort.
 _RESULTS = {GoalStatus.STATUS_SUCCEEDED: 'succeeded', GoalStatus.STATUS_CANCELED: 'canceled'}
 
@@ -60,8 +60,7 @@ class TrajectoryGoals:
         from control_msgs.msg import JointTolerance
         self._goal_type = FollowJointTrajectory.Goal
         self._tolerance_type = JointTolerance
-        self._client = ActionClient(carrier.node, FollowJointTrajectory,
-                                    Output.FOLLOW_JOINT_TRAJECTORY.topic)
+        self._client = action_client(carrier.node, Output.FOLLOW_JOINT_TRAJECTORY.topic)
         self._arrival = carrier.arrival
         self._catch_up = carrier.catch_up
         self._guard = carrier.guard

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from std_msgs.msg import Float64MultiArray
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.parameter_table import Output
 from twobone_ik_ros.motion.angles import Angles
@@ -32,11 +31,10 @@ from twobone_ik_ros.motion.feedback import Move
 from twobone_ik_ros.motion.joint_paths import PathPlan
 from twobone_ik_ros.motion.limit_check import at_rest, Envelope, first
 from twobone_ik_ros.motion.planning import Timed
-from twobone_ik_ros.outputs.base import QUEUE_DEPTH
 from twobone_ik_ros.outputs.controller import AnyTimed, Carrier
 from twobone_ik_ros.outputs.positions import PositionMessages
 from twobone_ik_ros.outputs.streaming import Stream
-from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
+from twobone_ik_ros.ros.endpoints import publisher
 
 
 class CommandStream:
@@ -57,9 +55,7 @@ class CommandStream:
         self.listened = False
         #: what the stream may publish of its motion (``limit_check.Envelope``)
         self._envelope = Envelope(carrier.bounds(), None)
-        self._publisher = self._node.create_publisher(
-            Float64MultiArray, Output.FORWARD_COMMAND.topic, QUEUE_DEPTH,
-            event_callbacks=QUIET_PUBLISHER)
+        self._publisher = publisher(self._node, Output.FORWARD_COMMAND.topic)
 
     def listen(self) -> None:
         """Ask the graph whether a subscription takes the commands."""

@@ -21,16 +21,15 @@ from __future__ import annotations
 
 from typing import Any, Optional, Tuple
 
-from sensor_msgs.msg import JointState
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.parameter_table import Output
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.joint_paths import PathPlan
 from twobone_ik_ros.motion.limit_check import at_rest, position_excursion
 from twobone_ik_ros.motion.path_timing import PathMotion
-from twobone_ik_ros.outputs.base import OutputMode, Parts, QUEUE_DEPTH
+from twobone_ik_ros.outputs.base import OutputMode, Parts
 from twobone_ik_ros.outputs.positions import PositionMessages
-from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
+from twobone_ik_ros.ros.endpoints import publisher
 
 
 class JointStatesOutput(OutputMode):
@@ -40,8 +39,7 @@ class JointStatesOutput(OutputMode):
         """Make the ``joint_states`` publisher."""
         super().__init__(parts, config)
         self._messages = PositionMessages()
-        self._publisher = self._node.create_publisher(
-            JointState, Output.JOINT_STATES.topic, QUEUE_DEPTH, event_callbacks=QUIET_PUBLISHER)
+        self._publisher = publisher(self._node, Output.JOINT_STATES.topic)
 
     def _named(self, names: Tuple[str, str]) -> None:
         self._messages.name(names)

@@ -20,14 +20,12 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from trajectory_msgs.msg import JointTrajectory
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.parameter_table import Output
 from twobone_ik_ros.motion.feedback import Move
-from twobone_ik_ros.outputs.base import QUEUE_DEPTH
 from twobone_ik_ros.outputs.controller import Carrier
 from twobone_ik_ros.outputs.trajectories import TrajectorySender
-from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER
+from twobone_ik_ros.ros.endpoints import publisher
 
 
 class TrajectoryTopic:
@@ -39,9 +37,7 @@ class TrajectoryTopic:
     def __init__(self, carrier: Carrier) -> None:
         """Make the publisher."""
         self._node = carrier.node
-        self._publisher = carrier.node.create_publisher(
-            JointTrajectory, Output.JOINT_TRAJECTORY.topic, QUEUE_DEPTH,
-            event_callbacks=QUIET_PUBLISHER)
+        self._publisher = publisher(carrier.node, Output.JOINT_TRAJECTORY.topic)
 
     def ready(self) -> bool:
         """Tell whether a subscription takes the trajectories."""
