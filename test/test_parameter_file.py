@@ -55,6 +55,7 @@ REFUSED = (
     '/1arm/twobone_ik:\n  ros__parameters:\n    r1: 2.0\n',
     '/arm/:\n  ros__parameters:\n    r1: 2.0\n',
     '**/twobone_ik:\n  ros__parameters:\n    r1: 2.0\n',
+    '/**:\n  ros__parameters:\n',
 )
 
 

@@ -129,13 +129,11 @@ def _node_level(mapping: Any, prefix: str, sections: Dict[str, Dict[str, Any]]) 
                 raise ParameterFileError(
                     f'has no node name before {PARAMS_KEY} at line {line}')
             _check_name(prefix, line)
-            if isinstance(value, yaml.ScalarNode) and value.value == '' and not value.style:
-                parameters: Dict[str, Any] = {}
-            elif not isinstance(value, yaml.MappingNode):
-                raise ParameterFileError(f'has a value before {PARAMS_KEY} at line {line}')
-            else:
-                parameters = {}
-                _parameter_level(value, '', parameters)
+            if not isinstance(value, yaml.MappingNode):  # rcl: a mapping, even if empty ({})
+                raise ParameterFileError(f'has no mapping of parameters after {PARAMS_KEY} '
+                                         f'at line {line}')
+            parameters: Dict[str, Any] = {}
+            _parameter_level(value, '', parameters)
             sections.setdefault(prefix, {}).update(parameters)
         elif isinstance(value, yaml.MappingNode):
             joined = prefix + ('' if not prefix or prefix.endswith('/') else '/') + key.value
