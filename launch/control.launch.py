@@ -30,6 +30,7 @@ release reads.  Needs ros2_control and ros2_controllers
 
 import atexit
 import os
+import shutil
 import tempfile
 
 from ament_index_python.packages import get_package_share_directory
@@ -71,10 +72,14 @@ def _launch_setup(context):
     if control.description_parameter:
         parameters.append({'robot_description': ParameterValue(
             control.launch.robot_description, value_type=str)})
+    # In a session of its own (setsid execs it, same pid): a terminal's Ctrl-C then reaches it
+    # once, through the launch.  Reached by the terminal too, the launch's SIGINT came second,
+    # after rclcpp had put back the default handler, and killed it (exit -2, "process has died").
+    session = {'prefix': 'setsid'} if shutil.which('setsid') else {}
     actions = [Node(
         package='controller_manager', executable='ros2_control_node',
         namespace=control.launch.namespace, output='screen',
-        parameters=control.launch.with_clock(parameters),
+        parameters=control.launch.with_clock(parameters), **session,
     )]
     actions += [Node(
         package='controller_manager', executable='spawner', namespace=control.launch.namespace,

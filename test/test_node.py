@@ -34,6 +34,7 @@ from twobone_ik_ros.model.parameter_table import DEFAULTS, PARAMETERS
 from twobone_ik_ros.model.urdf import arm_urdf
 from twobone_ik_ros.node.declarations import TYPES
 from twobone_ik_ros.node.diagnostics import REJECT_REASONS
+from twobone_ik_ros.node.markers import MARKER_IDS
 from twobone_ik_ros.ros.process import STOP_HUNG_EXIT_CODE, STOP_TIMEOUT
 from twobone_ik_ros.solver import forward, TwoBoneIK
 
@@ -286,8 +287,8 @@ def test_markers_have_stable_ids_and_are_visible(probe):
     assert probe.spin_until(lambda: probe.markers, 5.0)
     latest = probe.markers[-1].markers
     keys = {(m.ns, m.id) for m in latest}
-    assert keys == {('links', 0), ('joints', 0), ('target', 0), ('workspace', 0),
-                    ('workspace', 1)}
+    assert keys == set(MARKER_IDS)  # the circles and the reachable annulus among them
+    assert ('workspace', 2) in keys
     assert all(m.color.a > 0 and m.header.frame_id == 'base_link' for m in latest)
 
 
