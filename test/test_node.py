@@ -266,7 +266,7 @@ def test_the_validator_refuses_what_the_runtime_tests_send():
 def test_valid_runtime_change_applies_to_the_next_target_and_redraws(probe):
     assert probe.spin_until(lambda: probe.markers)
     count = len(probe.markers)
-    assert probe.set_parameters(r1=3)[0].successful
+    assert probe.set_parameters(r1=3.0)[0].successful
     assert probe.spin_until(lambda: len(probe.markers) > count, 5.0)
     outer = next(m for m in probe.markers[-1].markers if m.ns == 'workspace' and m.id == 0)
     assert max(math.hypot(p.x, p.y) for p in outer.points) == pytest.approx(3 + R2)
