@@ -6,7 +6,7 @@ rclpy gives every publisher and subscription two default QoS event handlers
 ``executor``): under 1 kHz of targets a profile showed them costing more
 per target than the solve.  The node's entities are created ``QUIET``; the
 other side of a mismatch still reports it, and the node finds it in the
-graph once a second (``node.qos_watch``), which no message pays for.
+graph, a topic at a time (``node.qos_watch``), which no message pays for.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
