@@ -23,6 +23,7 @@ too), with an error and a non-zero exit after any other.
 
 import atexit
 import os
+import shutil
 import tempfile
 
 from ament_index_python.packages import get_package_share_directory
@@ -83,10 +84,15 @@ def _launch_setup(context):
         parameters=resolved.with_clock(resolved.node_parameters),
         remappings=list(resolved.remappings), on_exit=_shut_down_with_the_node,
     )]
+    # the C++ nodes in a session of their own (setsid execs them, same pid): a terminal's
+    # Ctrl-C then reaches them once, through the launch; reached by the terminal too, the
+    # launch's SIGINT came second, after rclcpp had put back the default handler, and
+    # killed them (exit -2, "process has died")
+    session = {'prefix': 'setsid'} if shutil.which('setsid') else {}
     if any(package == 'robot_state_publisher' for package, _ in resolved.packages):
         actions.append(Node(
             package='robot_state_publisher', executable='robot_state_publisher',
-            name='robot_state_publisher', namespace=namespace, output='screen',
+            name='robot_state_publisher', namespace=namespace, output='screen', **session,
             parameters=resolved.with_clock([{
                 'robot_description': ParameterValue(resolved.robot_description, value_type=str),
                 'frame_prefix': config.frame_prefix,
@@ -96,7 +102,7 @@ def _launch_setup(context):
         parent, x, y, yaw = resolved.base_pose
         actions.append(Node(
             package='tf2_ros', executable='static_transform_publisher',
-            name='base_placement', namespace=namespace, output='screen',
+            name='base_placement', namespace=namespace, output='screen', **session,
             parameters=resolved.with_clock([]),
             arguments=['--x', repr(x), '--y', repr(y), '--yaw', repr(yaw),
                        '--frame-id', parent, '--child-frame-id', config.frame],

@@ -22,8 +22,7 @@ import math
 import random
 
 import pytest
-import rclpy
-from rclpy.node import Node
+from rclpy_parameters import readings
 from twobone_ik_ros.bringup.launch_config import LaunchError, read_parameter_file
 from twobone_ik_ros.bringup.parameter_file import ParameterFileError, parameters_for, parse
 
@@ -31,8 +30,6 @@ pytestmark = pytest.mark.ros
 
 NODE = 'twobone_ik'
 NAMESPACES = ('', 'arm', 'left/arm')
-#: what rclpy declares on every node, at its default (the generated files set none of them)
-BUILT_IN = {'use_sim_time': False, 'start_type_description_service': True}
 #: section names: every form rcl accepts for some node, {ns} the namespace of the case
 ACCEPTED = ('/**', '/*', '/**/twobone_ik', '**/twobone_ik', '/*/twobone_ik', 'twobone_ik',
             '/twobone_ik', '{ns}/twobone_ik', '/{ns}/twobone_ik', '/{ns}/*', '/{ns}/**',
@@ -99,25 +96,7 @@ def generated_files(count, seed=65):
 
 def rclpy_reading(path, namespaces):
     """Return {namespace: parameters} rclpy gives a node started with ``path``, or None."""
-    context = rclpy.Context()
-    try:
-        rclpy.init(context=context, args=['--ros-args', '--params-file', str(path)])
-    except Exception:  # noqa: B902  (RCLError, whose module differs between releases)
-        return None
-    try:
-        readings = {}
-        for namespace in namespaces:
-            node = Node(NODE, namespace='/' + namespace, context=context, enable_rosout=False,
-                        start_parameter_services=False,
-                        automatically_declare_parameters_from_overrides=True)
-            readings[namespace] = {
-                name: parameter.value for name, parameter
-                in node.get_parameters_by_prefix('').items()
-                if (name, parameter.value) not in BUILT_IN.items()}
-            node.destroy_node()
-        return readings
-    finally:
-        rclpy.shutdown(context=context)
+    return readings([path], namespaces)[0]
 
 
 def comparable(value):
@@ -131,11 +110,12 @@ def comparable(value):
 
 def test_generated_files_read_as_rclpy_hands_them_to_the_node(tmp_path):
     files = generated_files(60)
-    checked = refused = 0
+    paths = []
     for index, text in enumerate(files):
-        path = tmp_path / f'p{index}.yaml'
-        path.write_text(text)
-        expected = rclpy_reading(path, NAMESPACES)
+        paths.append(tmp_path / f'p{index}.yaml')
+        paths[-1].write_text(text)
+    checked = refused = 0
+    for text, expected in zip(files, readings(paths, NAMESPACES)):
         try:
             sections = parse(text)
         except ParameterFileError:

@@ -220,9 +220,9 @@ class TwoBoneIKNode(GuardedNode):
         self._elbow_listeners = self._elbow_pub.get_subscription_count()
         self._drawing.poll(now, self._previous)
         self._robot_model.poll()
-        self._qos_watch.check()
         if now >= self._next_diagnostics:
             self._next_diagnostics = now + DIAGNOSTICS_PERIOD_S
+            self._qos_watch.check()
             config = self._config
             self._diag_pub.publish(build_diagnostics(
                 self.get_fully_qualified_name().lstrip('/'), self.get_clock().now().to_msg(),

@@ -47,9 +47,11 @@ class QosWatch:
         """
         Look at the peers of the next of the node's topics; tell each new mismatch.
 
-        One topic a call (the node's housekeeping calls it ten times a
-        second): a sweep of every topic at once took 2.4 ms of the node's
-        thread, a late command at 500 Hz; one topic is a fraction of that.
+        One topic a call (the node's housekeeping calls it once a second,
+        with the diagnostics): a sweep of every topic at once took 2.4 ms of
+        the node's thread, and a command stream woken that late steps (CI:
+        a forward_command path at 9.9 times its acceleration limit); one
+        topic took 0.06 ms.
         """
         if not self._pending:
             self._pending = list(self._topics())
