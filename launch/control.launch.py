@@ -28,10 +28,7 @@ release reads.  Needs ros2_control and ros2_controllers
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
 # language governing permissions and limitations under the License.
 
-import atexit
 import os
-import shutil
-import tempfile
 
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
@@ -42,7 +39,7 @@ from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from twobone_ik_ros.bringup.launch_config import (
     ARGUMENT_NAMES, check_packages, CONTROL_DEFAULTS, controller_joints, declare_arguments,
-    DEFAULT_CONTROLLERS, launch_values, resolve_control)
+    DEFAULT_CONTROLLERS, launch_values, own_session, resolve_control, temporary_file)
 import yaml
 
 PACKAGE = 'twobone_ik_ros'
@@ -52,11 +49,7 @@ def _joints_file(joints):
     """Write the package's controllers' joints as the arm's: a parameters file, removed at exit."""
     sections = {f'/**/{controller}': {'ros__parameters': {'joints': list(joints)}}
                 for controller in set(DEFAULT_CONTROLLERS.values())}
-    handle, path = tempfile.mkstemp(prefix='twobone_ik_controllers_', suffix='.yaml')
-    with os.fdopen(handle, 'w') as stream:
-        yaml.safe_dump(sections, stream)
-    atexit.register(os.unlink, path)
-    return path
+    return temporary_file(yaml.safe_dump(sections), 'twobone_ik_controllers_', '.yaml')
 
 
 def _launch_setup(context):
@@ -72,10 +65,7 @@ def _launch_setup(context):
     if control.description_parameter:
         parameters.append({'robot_description': ParameterValue(
             control.launch.robot_description, value_type=str)})
-    # In a session of its own (setsid execs it, same pid): a terminal's Ctrl-C then reaches it
-    # once, through the launch.  Reached by the terminal too, the launch's SIGINT came second,
-    # after rclcpp had put back the default handler, and killed it (exit -2, "process has died").
-    session = {'prefix': 'setsid'} if shutil.which('setsid') else {}
+    session = own_session()  # a Ctrl-C reaches ros2_control_node once
     actions = [Node(
         package='controller_manager', executable='ros2_control_node',
         namespace=control.launch.namespace, output='screen',

@@ -21,10 +21,7 @@ too), with an error and a non-zero exit after any other.
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
 # language governing permissions and limitations under the License.
 
-import atexit
 import os
-import shutil
-import tempfile
 
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
@@ -33,7 +30,8 @@ from launch.events import Shutdown
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from twobone_ik_ros.bringup.launch_config import (
-    check_packages, declare_arguments, launch_values, LaunchError, resolve_launch)
+    check_packages, declare_arguments, launch_values, LaunchError, own_session, resolve_launch,
+    temporary_file)
 from twobone_ik_ros.bringup.rviz_config import plane_view, rviz_config
 import yaml
 
@@ -67,11 +65,7 @@ def _arm_rviz_config(template, view):
     """Write the package's RViz configuration set to ``view``: a file removed at exit."""
     with open(template, encoding='utf-8') as stream:
         configuration = rviz_config(yaml.safe_load(stream), view)
-    handle, path = tempfile.mkstemp(prefix='twobone_ik_', suffix='.rviz')
-    with os.fdopen(handle, 'w') as stream:
-        yaml.safe_dump(configuration, stream, sort_keys=False)
-    atexit.register(os.unlink, path)
-    return path
+    return temporary_file(yaml.safe_dump(configuration, sort_keys=False), 'twobone_ik_', '.rviz')
 
 
 def _launch_setup(context):
@@ -84,11 +78,7 @@ def _launch_setup(context):
         parameters=resolved.with_clock(resolved.node_parameters),
         remappings=list(resolved.remappings), on_exit=_shut_down_with_the_node,
     )]
-    # the C++ nodes in a session of their own (setsid execs them, same pid): a terminal's
-    # Ctrl-C then reaches them once, through the launch; reached by the terminal too, the
-    # launch's SIGINT came second, after rclcpp had put back the default handler, and
-    # killed them (exit -2, "process has died")
-    session = {'prefix': 'setsid'} if shutil.which('setsid') else {}
+    session = own_session()  # the C++ nodes: a Ctrl-C reaches them once
     if any(package == 'robot_state_publisher' for package, _ in resolved.packages):
         actions.append(Node(
             package='robot_state_publisher', executable='robot_state_publisher',

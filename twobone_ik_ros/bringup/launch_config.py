@@ -18,7 +18,11 @@ before any process starts: each a function the launch tests call alone.
 
 from __future__ import annotations
 
+import atexit
 from dataclasses import dataclass, replace
+import os
+import shutil
+import tempfile
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from twobone_ik_ros.bringup.parameter_file import ParameterFileError, parameters_for, parse
@@ -376,6 +380,29 @@ def read_parameter_file(path: str, node_name: str = NODE_NAME,
         return parameters_for(parse(text), node_name, namespace)
     except ParameterFileError as error:
         raise LaunchError(f'params_file {path!r} {error}') from None
+
+
+def own_session() -> Dict[str, str]:
+    """
+    Return the ``Node`` arguments that start a C++ node in a session of its own.
+
+    A terminal's Ctrl-C reaches every process of its group, and then the
+    launch sends its own SIGINT: a C++ node took that second one after
+    rclcpp had put back the default handler, and died (exit -2, "process
+    has died").  ``setsid`` execs the node (same pid) out of the terminal's
+    group, so the launch's SIGINT is the only one.  Nothing where there is
+    no ``setsid``.
+    """
+    return {'prefix': 'setsid'} if shutil.which('setsid') else {}
+
+
+def temporary_file(text: str, prefix: str, suffix: str) -> str:
+    """Write ``text`` to a new file that is removed when the launch ends; return its path."""
+    handle, path = tempfile.mkstemp(prefix=prefix, suffix=suffix)
+    with os.fdopen(handle, 'w', encoding='utf-8') as stream:
+        stream.write(text)
+    atexit.register(os.unlink, path)
+    return path
 
 
 def declare_arguments(defaults: Optional[Mapping[str, str]] = None) -> List[Any]:
