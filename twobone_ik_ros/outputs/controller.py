@@ -224,6 +224,7 @@ class ControllerOutput(OutputMode):
         does not plan it: the move under way goes on.
         """
         goal = self._bounds.inside((theta1, theta2))
+        self.catch_up()  # the arm as it is now, not as it was before a wait
         tracker = self._tracker
         transport = self._transport
         braked = tracker.braked
@@ -311,9 +312,17 @@ class ControllerOutput(OutputMode):
             hold_back(self._state_subscription, False)
 
     def catch_up(self) -> None:
-        """Read the joint states that waited while held back (``_hold``), oldest first."""
-        if not self._held:
-            return
+        """
+        Read the joint states waiting in the subscription, oldest first.
+
+        Those held back while a move runs (``_hold``), and those the
+        executor has not served yet: a node that was not scheduled for a
+        while (a loaded host) finds a target and the arm's states waiting
+        together, and the executor may serve the target first; planned from
+        the state before the wait, a retarget after half a second's stall
+        started its trajectory where the arm had been (5.1 times the velocity
+        limit, ``test_late_node``).
+        """
         subscription = self._state_subscription
         raw = take(subscription)
         while raw is not None:
