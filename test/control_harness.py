@@ -361,6 +361,19 @@ class ControlledArm:
             return tuple(command.data)
         return tuple(command.points[-1].positions)
 
+    def stream_lateness(self):
+        """
+        Return how much later than planned the last move ended (s): the node's stream held it.
+
+        A forward_command stream whose node came late holds the arm for the
+        cycles it missed, and the move ends that much later
+        (``stream.move_late_s``, from the node's next diagnostics); 0 for the
+        trajectory outputs, whose controller times the move.
+        """
+        if self.output is not Output.FORWARD_COMMAND:
+            return 0.0
+        return float(self.probe.latest_diagnostics(timeout=10.0)[1]['stream.move_late_s'])
+
     def send_path(self, points, stamps_s=None, frame_id=''):
         """Publish a nav_msgs/Path through ``points`` (stamped when ``stamps_s`` is given)."""
         self.path_pub.publish(path_message(points, stamps_s, frame_id))

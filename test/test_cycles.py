@@ -12,7 +12,7 @@ import random
 
 import pytest
 from twobone_ik_ros.motion.cycles import (
-    ControllerCycles, EDGE, LATEST, next_on, PUBLISH_AFTER, WINDOW)
+    ControllerCycles, cycles_skipped, EDGE, LAST_CALL, LATEST, next_on, PUBLISH_AFTER, WINDOW)
 
 PERIOD = 10_000_000
 
@@ -122,21 +122,32 @@ def test_a_sample_and_hold_controller_takes_every_command_on_its_own_cycle():
     assert written[1:] == [next_on(grid, PERIOD, wake) for wake in wakes[1:]]
 
 
-@pytest.mark.parametrize('before', [0.9, 0.5, 0.15, 0.01])
-def test_a_command_is_for_the_next_cycle_even_when_its_timer_fired_late(before):
+@pytest.mark.parametrize('before', [0.9, 0.5, 0.3, 0.25, 0.15, 0.01, 0.0])
+def test_a_command_published_in_the_last_part_of_a_period_is_for_the_cycle_after(before):
     """
-    Published just before a cycle, a command is for that cycle, not the one after.
+    Published well before a cycle, a command is for it; in the period's last quarter, the next.
 
-    A late tick that carried the cycle after, and still came in
-    time, stepped the arm twice; carrying its own cycle it moves the arm as
-    planned when it comes in time, and stands it still a cycle when it does
-    not, as any late command does.
+    A late tick's command for its own cycle could reach the controller
+    after it, and the next command, on time, would be taken at the cycle
+    after: two cycles of motion in one.  Carrying the cycle after, the arm
+    holds a cycle and then takes it, one cycle on (the stream advances one
+    period per command).
     """
     cycles = heard(3_000_000, lambda: 0)
     cycle = 1_796_000_000 * 10**9 + 3_000_000
-    assert cycles.content_time(cycle - round(before * PERIOD), PERIOD) == cycle
-    assert cycles.content_time(cycle, PERIOD) == cycle
+    published = cycle - round(before * PERIOD)
+    expected = cycle if before >= 1.0 - LAST_CALL else cycle + PERIOD
+    assert cycles.content_time(published, PERIOD) == expected
     assert cycles.content_time(cycle + 1, PERIOD) == cycle + PERIOD
+
+
+def test_the_cycles_skipped_between_two_commands_are_whole_periods():
+    """A grid that moved by less than half a period is the same; the same cycle is -1."""
+    assert cycles_skipped(0, PERIOD, PERIOD) == 0
+    assert cycles_skipped(0, PERIOD + PERIOD // 3, PERIOD) == 0
+    assert cycles_skipped(0, 16 * PERIOD, PERIOD) == 15
+    assert cycles_skipped(0, 0, PERIOD) == -1
+    assert cycles_skipped(0, PERIOD // 3, PERIOD) == -1
 
 
 def test_on_a_simulators_clock_the_next_cycle_is_a_period_after_the_last():

@@ -110,3 +110,26 @@ def test_a_move_abandoned_on_a_clock_jump_is_failed_once_and_nothing_else_is():
     assert not ledger.ended(move, None)  # the controller's word after it changes nothing
     counters = ledger.counters
     assert counters.sent == counters.reached + counters.superseded + counters.failed.total
+
+
+def test_a_stream_that_held_the_arm_moves_the_end_and_the_deadline_and_says_how_late():
+    ledger = MoveLedger()
+    ledger.sent('a', (1.0, 2.0), end_ns=ARRIVAL_SLACK_NS + 1000, deadline_ns=2000,
+                listened=True)
+    ledger.delayed(500, 50)  # the node came 50 cycles late
+    ledger.delayed(-3, 0)  # the grid as read moved: no cycle held, no command late
+    assert ledger.poll(2400) is None  # its deadline moved with it
+    assert ledger.measured((1.0, 2.0), 0.001, now_ns=1400) is None  # not before its new end
+    assert ledger.measured((1.0, 2.0), 0.001, now_ns=1497).stamp == 'a'
+    counters = ledger.counters
+    assert (counters.cycles_held, counters.commands_late) == (50, 1)
+    assert (counters.late_last_ns, counters.late_max_ns) == (497, 497)
+    ledger.sent('b', (0.0, 0.0), end_ns=0, deadline_ns=10**9, listened=True)
+    ledger.delayed(70, 7)
+    ledger.sent('c', (0.0, 0.0), end_ns=0, deadline_ns=10**9, listened=True)  # b superseded
+    assert counters.late_last_ns == 497  # a superseded move did not end: no lateness of its own
+    ledger.delayed(10, 1)
+    assert ledger.measured((0.0, 0.0), 0.001, now_ns=ARRIVAL_SLACK_NS) is not None
+    assert (counters.late_last_ns, counters.late_max_ns, counters.cycles_held) == (10, 497, 58)
+    ledger.delayed(10, 1)  # nothing under way: counted, nothing moved
+    assert (counters.cycles_held, counters.commands_late) == (59, 4)

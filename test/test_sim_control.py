@@ -38,7 +38,8 @@ import pytest
 from sim_clock import SimClock, STEP_NS
 from test_smooth_motion import (
     around_worst_acceleration, command_indices, controller_states, late_steps, measured_motion,
-    moving_steps, stamped_positions, time_optimal, took_in_time, UPDATE_RATE_HZ, worst_ratios)
+    moving_steps, ROUNDING, stamped_positions, time_optimal, took_in_time, UPDATE_RATE_HZ,
+    worst_ratios)
 from twobone_ik_ros.model.parameter_table import Output
 
 pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
@@ -159,14 +160,16 @@ def test_the_controllers_on_a_simulated_clock(sim_arm, output):
             since, before = len(arm.probe.joint_states) - 2, arm.measured()
             goal = reach(arm, x, y)
             took = move_seconds(*simulated(arm, since), before, goal)
-            durations.append((took, time_optimal(before, goal, LIMITS)))
+            # less the time the stream waited: cycles the node came late for, or that came a
+            # clock step late (one period of the motion each, whatever their length)
+            durations.append((took - arm.stream_lateness(), time_optimal(before, goal, LIMITS)))
         if output == 'forward_command':
             # on simulated time each stamp is its cycle's exact time, but the cycles are no
             # fixed grid: ros2_control_node sleeps until its last wake-up + a period, so a late
             # wake-up moves every later cycle (not so on wall time, where cycle_grid finds it)
             # (the node's stream follows each drift: its next command is for a period after the
-            # last cycle; the cycle that woke late took the one for its own time, stale by the
-            # drift, and the next catches up: like a late command, left out and counted)
+            # last cycle, one period of the motion on, so the drifted cycle moves the arm one
+            # period's step over a longer time: a dip in velocity, left out and counted)
             times, positions = simulated(arm, begin_states)
             indices = command_indices(positions, arm.commands, begin_commands - 1)
             late_at = late_steps(positions, indices)
@@ -207,7 +210,7 @@ def test_the_controllers_on_a_simulated_clock(sim_arm, output):
         # what the bars hold on is most of what was measured; at 2, beside two CPU-bound
         # processes, ros2_control_node itself drifted up to 41 times in 3 s of simulated time
         assert np.mean(np.isfinite(times)) >= (0.8 if rtf <= 1.0 else 0.3), report
-        assert velocity <= 1.02 and acceleration <= 1.10, report
+        assert velocity <= 1.02 + ROUNDING and acceleration <= 1.10 + ROUNDING, report
     clock.rtf = 1.0
 
     # -- paused mid-move: nothing moves, fails or ages; the move then ends where it was going

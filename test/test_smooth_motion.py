@@ -47,6 +47,10 @@ UPDATE_RATE_HZ = 100.0  # config/controllers.yaml
 #: a cycle that ran later than this part of a period after its time on the grid took the
 #: command that was there then: the stream's for it or, later, the one for the cycle after
 LATE = 0.1
+#: what a bar allows above itself: a ratio can meet a bar exactly (a stream's motion sampled
+#: where its acceleration is at the limit, over times a clock step apart), and its float
+#: rounding must not fail it (CI: 1.1000000000019907 against 1.10)
+ROUNDING = 1e-9
 #: three quarters of a circle, 60 poses within reach, on the default (up) branch throughout
 PATH = [(1.1 + 0.4 * np.cos(a), 0.3 + 0.4 * np.sin(a)) for a in np.linspace(0.0, 1.5 * np.pi, 60)]
 
@@ -271,7 +275,8 @@ def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jer
         begin, before = len(arm.probe.joint_states) - 2, arm.measured()
         goal = arm.reach(x, y)
         took = move_duration(*stamped_positions(arm.probe.joint_states[begin:]), before, goal)
-        durations.append((took, time_optimal(before, goal, limits)))
+        # less the cycles the node came late for: the stream held the arm there
+        durations.append((took - arm.stream_lateness(), time_optimal(before, goal, limits)))
     print(f'{output} max_joint_jerk={jerk}: single moves took '
           f'{[round(float(took / optimal), 4) for took, optimal in durations]} of the '
           f'time-optimal move (+ up to {2 / UPDATE_RATE_HZ:.2f} s of sampling)')
@@ -340,6 +345,6 @@ def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jer
               + (f'; {around_worst_acceleration(times, positions)}'
                  if checked[name][1] > 1.1 else ''))
     # within the bars above, on the times each position was commanded for (``measured_motion``)
-    assert all(velocity <= 1.02 and acceleration <= 1.10
+    assert all(velocity <= 1.02 + ROUNDING and acceleration <= 1.10 + ROUNDING
                for velocity, acceleration in checked.values()), checked
     assert arm.interrupt() == 0, arm.launch.output()

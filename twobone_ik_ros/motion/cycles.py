@@ -58,6 +58,10 @@ WINDOW = 32
 #: node's own timer, the DDS hop and the controller's executor.
 PUBLISH_AFTER = 0.1
 LATEST = 0.5
+#: A command published later than this fraction of a period after a cycle
+#: (on the grid) is for the cycle after the next: it might reach the next
+#: one only after that cycle has run.
+LAST_CALL = 0.75
 #: How late (a fraction of a period after the stamps' median) a cycle is
 #: still taken to be late, not early: the rest of the period counts as early.
 LATE_WRAP = 0.75
@@ -116,11 +120,13 @@ class ControllerCycles:
         """
         Return the cycle a command published at ``publish_ns`` is for: the next one.
 
-        Also for a timer that fired late, just before that cycle: the
-        message may still make it, and then the arm moves as planned; one
-        for the cycle after would step the arm twice if it came in time
-        (seen beside two CPU-bound processes), and if it comes late the
-        arm stands still a cycle either way.  Following the last cycle (a
+        Not for a timer that fired late, in the last part of the period
+        before that cycle (``LAST_CALL``): its command could reach the
+        controller after the cycle, which then holds the last one, and the
+        next command would be taken at the cycle after: two in one cycle.
+        It is for the cycle after: the arm holds a cycle either way, and
+        each command it takes is one cycle of the motion on from the last
+        (a stream advances one period per command).  Following the last cycle (a
         simulator's clock), never that cycle itself (a timer that fires on the
         clock step of a cycle that came late has heard it: stale), nor the
         cycle that the command for ``after_ns`` served: when the cycles drift
@@ -130,10 +136,23 @@ class ControllerCycles:
         phase = self.grid(period_ns)[0]
         if self.follows_last and self._stamps:
             publish_ns = max(publish_ns, self._stamps[-1] + 1, after_ns + period_ns // 2)
-        return next_on(phase, period_ns, publish_ns)
+        return next_on(phase, period_ns, publish_ns + round((1.0 - LAST_CALL) * period_ns))
 
     def publish_time(self, after_ns: int, period_ns: int) -> int:
         """Return the first moment at or after ``after_ns`` to publish a command at."""
         phase, lateness = self.grid(period_ns)
         delay = min(lateness + round(PUBLISH_AFTER * period_ns), round(LATEST * period_ns))
         return next_on(phase + delay, period_ns, after_ns)
+
+
+def cycles_skipped(last_ns: int, cycle_ns: int, period_ns: int) -> int:
+    """
+    Return how many controller cycles lie between the cycle ``last_ns`` and ``cycle_ns``.
+
+    Zero when ``cycle_ns`` is the next one (a grid that moved by less than
+    half a period between two commands is the same grid); negative when it
+    is ``last_ns`` itself (a command for it was published already).  A
+    stream holds the arm over the cycles skipped: its command for them never
+    came, so the controller kept the last one.
+    """
+    return round((cycle_ns - last_ns) / period_ns) - 1

@@ -24,6 +24,13 @@ is under way, the last one sent).
   changed (``use_sim_time`` switched) while it was under way: its times
   mean nothing any more, so it is given up.
 
+A streamed move (``forward_command``) is late where the node was: when its
+stream could not publish for some controller cycles, the arm held there and
+the move goes on from where it held, ending that much later
+(``MoveLedger.delayed``): its end and deadline move with it, and the
+counters keep the cycles held, the commands that came late, and how much
+later than planned the last and the latest-ending moves ended.
+
 With the action output the goals have counters of their own
 (``GOAL_RESULTS``): how each goal's server answered, whether or not the
 move had ended by then (a replaced goal is canceled by the server, and its
@@ -68,6 +75,7 @@ class Move:
     goal: Angles
     end_ns: int  # the node's clock: its planned end
     deadline_ns: int  # the node's clock: planned end + goal_time_tolerance
+    late_ns: int = 0  # how much later than planned it ends (its stream held cycles)
 
 
 @dataclass
@@ -81,6 +89,13 @@ class MoveCounters:
     #: retarget whose time-optimal move would pass a limit; not an outcome)
     braked: int = 0
     failed: Tally = field(default_factory=lambda: Tally(FAILURES))
+    #: controller cycles a stream held the arm for: its command for them came late
+    cycles_held: int = 0
+    #: commands a stream published after the cycle it had planned them for
+    commands_late: int = 0
+    #: how much later than planned the last move that ended ended (ns), and the most of any
+    late_last_ns: int = 0
+    late_max_ns: int = 0
     goals: Dict[str, int] = field(default_factory=lambda: dict.fromkeys(GOAL_RESULTS, 0))
 
 
@@ -118,12 +133,40 @@ class MoveLedger:
         counters.sent += 1
         if self.pending is not None:
             counters.superseded += 1
-            self.pending = None
+            self.pending = None  # it did not end: its lateness is no move's
         if not listened:
             self._fail('no_controller')
             return None
         self.pending = Move(stamp, goal, end_ns, deadline_ns)
         return self.pending
+
+    def delayed(self, late_ns: int, cycles: int) -> None:
+        """
+        Record a stream that held the arm ``late_ns`` mid-move: ``cycles`` controller cycles.
+
+        The move under way ends that much later: its end and its deadline
+        move with it, so a late node delays ``reached`` and times out
+        nothing.  No cycle held: a simulator's cycle came late, or the
+        controller's grid as read moved, and the stream waited for it (or
+        went on a little sooner, ``late_ns`` negative): no command was late.
+        """
+        counters = self.counters
+        counters.cycles_held += cycles
+        counters.commands_late += cycles > 0
+        move = self.pending
+        if move is not None:
+            move.end_ns += late_ns
+            move.deadline_ns += late_ns
+            move.late_ns += late_ns
+
+    def _over(self) -> None:
+        """End the move under way: its lateness is the last one, and counts to the most."""
+        move = self.pending
+        assert move is not None
+        self.pending = None
+        counters = self.counters
+        counters.late_last_ns = move.late_ns
+        counters.late_max_ns = max(counters.late_max_ns, move.late_ns)
 
     def refused(self, reason: str) -> None:
         """
@@ -141,7 +184,7 @@ class MoveLedger:
         if move is None or now_ns < move.end_ns - ARRIVAL_SLACK_NS or max(
                 abs(position[0] - move.goal[0]), abs(position[1] - move.goal[1])) > tolerance:
             return None
-        self.pending = None
+        self._over()
         self.counters.reached += 1
         return move
 
@@ -154,7 +197,7 @@ class MoveLedger:
         """
         if self.pending is not move:
             return False
-        self.pending = None
+        self._over()
         if failure is None:
             self.counters.reached += 1
         else:
@@ -171,14 +214,14 @@ class MoveLedger:
         move = self.pending
         if move is None or now_ns <= move.deadline_ns:
             return None
-        self.pending = None
+        self._over()
         self._fail('timed_out')
         return move
 
     def abandon(self, reason: str) -> None:
         """End the move under way, if any, as failed for ``reason`` (one of ``FAILURES``)."""
         if self.pending is not None:
-            self.pending = None
+            self._over()
             self._fail(reason)
 
     def _fail(self, reason: str) -> None:

@@ -130,6 +130,16 @@ class ArmTracker:
         self._before = (self.motion, self.started_ns)
         self.motion, self.started_ns = motion, started_ns
 
+    def delay(self, late_ns: int) -> None:
+        """
+        Shift the move under way ``late_ns`` later (earlier if negative).
+
+        A stream that could not command some cycles (the node was late) did
+        not move the arm through them; its next command continues the move
+        one period on from the last, never the part the arm missed.
+        """
+        self.started_ns += late_ns
+
     def undo(self) -> None:
         """Forget the motion ``run`` recorded last (not sent): the one before is under way."""
         self.motion, self.started_ns = self._before

@@ -153,7 +153,9 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
     ``arm`` (controller outputs): the arm's measured position as the node
     last read it from joint_states (``arm_state``, or 'none yet': the first
     thing to look at when ``closest`` or the move times seem wrong), the
-    age of that state, the moves by outcome (``moves.*``) and, with the
+    age of that state, the moves by outcome (``moves.*``), what a late
+    stream cost (``stream.*``: cycles held, commands late, and how much
+    later than planned the last and the latest move ended, s) and, with the
     action output, the goals by result (``goals.*``).
 
     ``arm_values``: the arm's source and limits (``arm_report``); a
@@ -223,7 +225,11 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
         values += [('arm_state', arm.position), ('arm_state.age', arm.age),
                    ('arm_state.stale', arm.stale),
                    ('moves.sent', moves.sent), ('moves.reached', moves.reached),
-                   ('moves.superseded', moves.superseded), ('moves.braked', moves.braked)]
+                   ('moves.superseded', moves.superseded), ('moves.braked', moves.braked),
+                   ('stream.cycles_held', moves.cycles_held),
+                   ('stream.commands_late', moves.commands_late),
+                   ('stream.move_late_s', f'{moves.late_last_ns / 1e9:.3f}'),
+                   ('stream.move_late_max_s', f'{moves.late_max_ns / 1e9:.3f}')]
         values += [(f'moves.failed.{reason}', count)
                    for reason, count in moves.failed.counts.items()]
         if arm.goals:

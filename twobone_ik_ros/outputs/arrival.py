@@ -98,6 +98,20 @@ class Arrival:
                 'controller:=?)'))
         return move
 
+    def delayed(self, late_ns: int, cycles: int) -> None:
+        """
+        Take a stream's wait of ``late_ns`` mid-move: ``cycles`` controller cycles it held.
+
+        The move under way ends that much later (``MoveLedger.delayed``); a
+        cycle held is warned, throttled: the node is not keeping its
+        controller's pace.
+        """
+        self.ledger.delayed(late_ns, cycles)
+        if cycles:
+            self._warn('late', lambda: (
+                f'the node came {late_ns / _NS:.3g} s late to its controller ({cycles} '
+                'cycle(s) without a command): the arm held, and the move ends that much later'))
+
     def refused(self, goal: Angles, reason: str, why: str) -> None:
         """Count a move to ``goal`` not sent, for ``reason`` (``feedback.FAILURES``): ``why``."""
         self.ledger.refused(reason)

@@ -8,7 +8,9 @@ controller move is (``controller``) and streamed at ``command_rate``
 (``streaming.Stream``: each position evaluated at the cycle it is for); a
 new target while it streams continues from where the stream is.  Every
 position streamed is held within what the move's check allowed
-(``limit_check.Envelope``).  Before the arm's state is known a target is
+(``limit_check.Envelope``).  The stream advances one cycle per message:
+a node that comes late holds the arm and ends the move later, it never
+steps ahead (``streaming``).  Before the arm's state is known a target is
 one position and a path plays back at its own timing.
 """
 
@@ -49,7 +51,8 @@ class CommandStream:
         self._check_position = carrier.check_position
         self._bounds = carrier.bounds
         self._playback = carrier.playback
-        self._stream = Stream(carrier.node, carrier.tracker, carrier.cycles, carrier.catch_up)
+        self._stream = Stream(carrier.node, carrier.tracker, carrier.cycles, carrier.catch_up,
+                              carrier.arrival.delayed)
         self._messages = PositionMessages()
         self._rate = 0.0
         self.listened = False

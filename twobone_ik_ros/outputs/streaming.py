@@ -13,6 +13,18 @@ position one cycle on.  Times are the node's clock's (ROS time: a
 simulator's with ``use_sim_time``), which the controller's stamps and the
 timers keep, so a simulation at half speed streams at half speed.
 
+The motion advances one period per message, never by the clock: when the
+node comes late (its thread not scheduled, a host under load) and cycles
+went by without a message, the controller held the arm on the last one,
+and the next message is the motion one period on from it; the move is held
+as long as the node was late (``ArmTracker.delay``) and ends that much
+later (``MoveLedger.delayed``: diagnostics count the cycles held).  The
+same for a simulator's cycle that came a clock step late, and for a grid
+that moved (``cycles``) by a little: it is one cycle, so one period of the
+motion, exactly.  A message for the cycle that already has one
+is not sent.  So a late node slows a move, and no message steps the arm
+further than one period of the motion takes it (doc/motion.md).
+
 A *playback* publishes a path at its own timing (on joint_states, or on
 commands before the arm's state is known), the last pose that is due at each
 tick (on the node's clock too), and tells ``moved`` each position.  The
@@ -37,35 +49,40 @@ import numpy as np
 import numpy.typing as npt
 from rclpy.node import Node
 from twobone_ik_ros.motion.angles import Angles
-from twobone_ik_ros.motion.cycles import ControllerCycles
+from twobone_ik_ros.motion.cycles import ControllerCycles, cycles_skipped
 from twobone_ik_ros.motion.planning import Timed
 from twobone_ik_ros.motion.tracking import ArmTracker
 
 #: How often a path played back is sampled.
 PLAYBACK_RATE_HZ = 50.0
 Publish = Callable[[float, float], None]
+#: What a stream tells when it held the arm: the time (ns) and the controller cycles held.
+Delayed = Callable[[int, int], None]
 
 
 class Stream:
     """The tracker's motion, streamed at a controller's cycles (``forward_command``)."""
 
     def __init__(self, node: Node, tracker: ArmTracker, cycles: ControllerCycles,
-                 catch_up: Callable[[], None]) -> None:
+                 catch_up: Callable[[], None], delayed: Delayed) -> None:
         """
         Make the timer on ``node`` when a stream starts; ``tracker`` holds the motion.
 
         ``cycles`` are the controller's, read off the arm's joint states,
-        which ``catch_up`` reads when they waited (each tick calls it first).
+        which ``catch_up`` reads when they waited (each tick calls it first);
+        ``delayed`` hears each hold of the arm (the node came late).
         """
         self._node = node
         self._tracker = tracker
         self._cycles = cycles
         self._catch_up = catch_up
+        self._delayed = delayed
         self._timer: Any = None
         self._publish: Optional[Publish] = None
         self._period_ns = 0
         self._first_ns = 0  # when a stream that ``begin`` found stopped publishes first
-        self._content_ns = 0  # the cycle the last message was for
+        #: the cycle the last message was for (before the first: the cycle before it)
+        self._content_ns = 0
 
     def _now(self) -> int:
         return int(self._node.get_clock().now().nanoseconds)
@@ -76,21 +93,16 @@ class Stream:
 
         The last cycle the stream has published a position for (at rest: the
         cycle before its first message, which the arm holds anyway): the next
-        message is for the cycle after.  A stopped stream notes when it will
-        publish first, for ``stream``.
+        message is for the cycle after, however late it comes.  A stopped
+        stream notes when it will publish first, for ``start``.
         """
         period = round(1e9 / rate_hz)
-        now = self._now()
         self._follow_clock()
-        timer = self._timer
-        if timer is not None and period == self._period_ns:
-            if self._cycles.follows_last and self._content_ns:
-                return self._content_ns  # the next message is for the cycle after it
-            publish = now + timer.time_until_next_call()
-        else:
-            publish = self._first_ns = self._cycles.publish_time(now, period)
-            self._content_ns = 0
-        return self._cycles.content_time(publish, period) - period
+        if self._timer is not None and period == self._period_ns and self._content_ns:
+            return self._content_ns
+        publish = self._first_ns = self._cycles.publish_time(self._now(), period)
+        self._content_ns = self._cycles.content_time(publish, period) - period
+        return self._content_ns
 
     def _follow_clock(self) -> None:
         """On a simulator's clock, take the controller's next cycle a period after its last."""
@@ -105,7 +117,9 @@ class Stream:
         self._publish = publish
         period = round(1e9 / rate_hz)
         if self._timer is not None and period != self._period_ns:
+            last = self._content_ns  # what ``begin`` planned from stays the last message's
             self.stop()
+            self._content_ns = last
         if self._timer is None:
             self._period_ns = period
             first = max(self._first_ns - self._now(), 1)
@@ -113,12 +127,27 @@ class Stream:
             self._timer.timer_period_ns = period  # from the first call on
 
     def _tick(self) -> None:
-        """Publish the motion at the cycle this message is for; after its end (once) stop."""
+        """
+        Publish the motion one cycle on from the last message; after its end (once) stop.
+
+        The message is for the controller's next cycle.  Where cycles went by
+        since the last message's (the node came late), the arm held on it
+        through them: the move is held as long, and goes on one cycle on.
+        """
         self._catch_up()
-        now = self._now()
         period = self._period_ns
         self._follow_clock()
-        cycle = self._content_ns = self._cycles.content_time(now, period, self._content_ns)
+        last = self._content_ns
+        cycle = self._cycles.content_time(self._now(), period, last)
+        skipped = cycles_skipped(last, cycle, period) if last else 0
+        if skipped < 0:  # that cycle has its message: wait for the next
+            self._time_next(period)
+            return
+        late = cycle - last - period if last else 0
+        if late:  # cycles went by, one came late (a simulator's), the grid moved: it waits
+            self._tracker.delay(late)
+            self._delayed(late, skipped)
+        self._content_ns = cycle
         state = self._tracker.commanded(cycle)
         if state is None or self._publish is None:
             self.stop()
@@ -127,6 +156,10 @@ class Stream:
         if not self._tracker.moving(cycle):
             self.stop()
             return
+        self._time_next(period)
+
+    def _time_next(self, period: int) -> None:
+        """Have the timer fire again just after the controller's next cycle."""
         timer = self._timer
         following = self._now() + timer.time_until_next_call()
         timer.timer_period_ns = (
