@@ -204,11 +204,30 @@ def late_steps(positions, indices):
     return held | (skipped_commands(positions, indices) & ~after_hold)
 
 
+#: the longest stand-still between two moving steps taken for a hold (cycles): a stream whose
+#: node came late for a few cycles holds the arm that long (``held_steps`` finds one cycle)
+HOLD_CYCLES = 10
+
+
 def took_in_time(times, positions, indices):
-    """Leave out (NaN) the cycles around each late command (``late_steps``)."""
+    """
+    Leave out (NaN) the cycles around each late command and each hold of the arm.
+
+    A late command (``late_steps``), and a stand-still of up to
+    ``HOLD_CYCLES`` between two moving steps: the stream's node came late
+    for those cycles and held the arm (doc/motion.md, a late node), which
+    steps its velocity to zero and back; or the arm rested between two
+    moves, where it was at rest anyway.
+    """
     times = times.copy()
     for step in np.flatnonzero(late_steps(positions, indices)):
         times[max(step - 1, 0):step + 3] = np.nan
+    moving = moving_steps(positions)
+    starts = np.flatnonzero(moving[:-1] & ~moving[1:]) + 1  # the first still step of each run
+    for start in starts:
+        after = np.flatnonzero(moving[start:])
+        if len(after) and after[0] <= HOLD_CYCLES:
+            times[max(start - 1, 0):start + after[0] + 3] = np.nan
     return times
 
 
