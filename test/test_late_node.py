@@ -59,10 +59,10 @@ import numpy as np
 import pytest
 from ros_harness import processes_mentioning
 from sim_clock import SimClock
-from test_sim_control import answered, diagnostics, send_marked, settled
+from test_sim_control import answered, diagnostics, reach, send_marked, settled
 from test_smooth_motion import (
-    command_indices, controller_states, measured_motion, PATH, ROUNDING, stamped_positions,
-    worst_ratios)
+    command_indices, controller_states, cycle_grid, measured_motion, PATH, ROUNDING,
+    stamped_positions, worst_ratios)
 from twobone_ik_ros.solver import TwoBoneIK
 
 pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
@@ -111,25 +111,18 @@ def stalled(arm, pid, stall_s, moved_from, far, during=None):
         os.kill(pid, signal.SIGCONT)
 
 
-def cycles_between(stamps, period, exact_stamps, window=33):
+def cycles_between(stamps, period, exact_stamps):
     """
     Return how many controller cycles apart each two neighbouring joint states are.
 
     Whole cycles: the bar is the velocity limit times the controller's
     period, whatever the moment each cycle ran.  On a simulator's clock the
     stamps are the cycles' exact times (one that came a clock step late is
-    still one cycle).  On the wall clock each is its cycle's time on a
-    fixed grid plus that cycle's lateness: the grid is the early edge of the
-    stamps' offsets in the ``window`` around each (as test_smooth_motion's
-    ``cycle_grid``, at any rate).
+    still one cycle); on the wall clock, their cycles' times on the grid
+    (``cycle_grid``).
     """
-    if not exact_stamps:
-        offsets = (stamps - stamps[0] + period / 2) % period - period / 2
-        padded = np.pad(offsets, window // 2, mode='edge')
-        edge = np.percentile(np.lib.stride_tricks.sliding_window_view(padded, window), 10,
-                             axis=1)
-        stamps = stamps - (offsets - edge)
-    return np.maximum(np.round(np.diff(stamps) / period), 1.0)
+    times = stamps if exact_stamps else cycle_grid(stamps, period=period)
+    return np.maximum(np.round(np.diff(times) / period), 1.0)
 
 
 def judge(states, commands, rest, period, exact_stamps):
@@ -303,12 +296,3 @@ def run(arm, clock, output, rate, rtfs):
         assert all(f['velocity_any'] <= VELOCITY_BAR
                    and f['acceleration_any'] <= ACCELERATION_BAR + ROUNDING for f in figures), rows
     assert arm.interrupt() == 0, arm.launch.output()
-
-
-def reach(arm, x, y):
-    """Send a target until ``reached`` answers it; return where the arm settled."""
-    for _ in range(6):
-        mark = send_marked(arm, x, y)
-        if arm.probe.spin_until(lambda: answered(arm, mark), 10.0):
-            return settled(arm)
-    raise AssertionError(f'({x}, {y}) was not reached: {diagnostics(arm)}')

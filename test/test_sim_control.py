@@ -160,9 +160,10 @@ def test_the_controllers_on_a_simulated_clock(sim_arm, output):
             since, before = len(arm.probe.joint_states) - 2, arm.measured()
             goal = reach(arm, x, y)
             took = move_seconds(*simulated(arm, since), before, goal)
-            # less the time the stream waited: cycles the node came late for, or that came a
-            # clock step late (one period of the motion each, whatever their length)
-            durations.append((took - arm.stream_lateness(), time_optimal(before, goal, LIMITS)))
+            # and how long the stream waited: cycles the node came late for, or that came a
+            # clock step late (one period of the motion each, whatever their length); a wait
+            # before the arm left counts there too, but not in ``took`` (from its departure)
+            durations.append((took, time_optimal(before, goal, LIMITS), arm.stream_lateness()))
         if output == 'forward_command':
             # on simulated time each stamp is its cycle's exact time, but the cycles are no
             # fixed grid: ros2_control_node sleeps until its last wake-up + a period, so a late
@@ -186,8 +187,8 @@ def test_the_controllers_on_a_simulated_clock(sim_arm, output):
                                                controller_states(states))
             late = 0
         velocity, acceleration = worst_ratios(times, positions, LIMITS)
-        report.append(f'rtf {rtf}: moves {[(round(a, 4), round(b, 4)) for a, b in durations]} '
-                      f's (simulated, planned), worst |velocity| {velocity:.4f} and '
+        report.append(f'rtf {rtf}: moves {[tuple(round(v, 4) for v in d) for d in durations]} '
+                      f's (simulated, planned, waited), worst |velocity| {velocity:.4f} and '
                       f'|acceleration| {acceleration:.4f} of the limits'
                       + (f'; {around_worst_acceleration(times, positions)}'
                          if acceleration > 1.1 else ''))
@@ -204,9 +205,11 @@ def test_the_controllers_on_a_simulated_clock(sim_arm, output):
         # each cycle leaves a command 10 / rtf ms of wall time to reach the controller:
         # at 2, beside two CPU-bound processes, 13 % missed it (on wall time 5 % at most)
         assert not counts or late <= (0.05 if rtf <= 1.0 else 0.25) * moving, report
-        # a stream's move with a command late at its end ends a cycle late
-        assert all(abs(took - planned) <= PERIOD * (2 if late else 1)
-                   for took, planned in durations), report
+        # never sooner than planned (a step would make it sooner), later by no more than the
+        # node's reported wait (a stream's move with a command late at its end: a cycle more)
+        slack = PERIOD * (2 if late else 1)
+        assert all(planned - slack <= took <= planned + waited + slack
+                   for took, planned, waited in durations), report
         # what the bars hold on is most of what was measured; at 2, beside two CPU-bound
         # processes, ros2_control_node itself drifted up to 41 times in 3 s of simulated time
         assert np.mean(np.isfinite(times)) >= (0.8 if rtf <= 1.0 else 0.3), report

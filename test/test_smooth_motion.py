@@ -118,7 +118,7 @@ def commanded_times(stamps, positions, state_stamps, commands):
     return times
 
 
-def cycle_grid(stamps, window=33):
+def cycle_grid(stamps, window=33, period=1.0 / UPDATE_RATE_HZ):
     """
     Return the time on the controller's grid of the cycle that each stamp was taken at.
 
@@ -126,9 +126,8 @@ def cycle_grid(stamps, window=33):
     each cycle when it runs: never early, often a little late.  The grid is
     the early edge (a low percentile) of the stamps' offsets within a period
     in the ``window`` around each: it follows the ROS clock's slow drift from
-    the steady one, and an outlier does not move it.
+    the steady one, and an outlier does not move it.  ``period``: the controller's.
     """
-    period = 1.0 / UPDATE_RATE_HZ
     offsets = (stamps - stamps[0] + period / 2) % period - period / 2
     padded = np.pad(offsets, window // 2, mode='edge')
     edge = np.percentile(np.lib.stride_tricks.sliding_window_view(padded, window), 10, axis=1)

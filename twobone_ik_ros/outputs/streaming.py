@@ -117,9 +117,7 @@ class Stream:
         self._publish = publish
         period = round(1e9 / rate_hz)
         if self._timer is not None and period != self._period_ns:
-            last = self._content_ns  # what ``begin`` planned from stays the last message's
-            self.stop()
-            self._content_ns = last
+            self._destroy_timer()  # a new rate: ``begin`` planned from the new one's first
         if self._timer is None:
             self._period_ns = period
             first = max(self._first_ns - self._now(), 1)
@@ -168,6 +166,9 @@ class Stream:
     def stop(self) -> None:
         """Stop streaming."""
         self._content_ns = 0
+        self._destroy_timer()
+
+    def _destroy_timer(self) -> None:
         if self._timer is not None:
             self._node.destroy_timer(self._timer)
             self._timer = None
