@@ -93,6 +93,20 @@ def test_the_reader_reads_as_rclpy_or_refuses_30000_random_and_mutated_paths():
     tally(check, cases(random.Random(4)))
 
 
+def test_a_later_pose_frame_without_its_nul_is_refused():
+    # Fast DDS reads such a frame, Cyclone DDS refuses the whole path: the reader, which
+    # does not keep the later frames, must still refuse it (found on the Humble lane)
+    msg = Path(poses=[PoseStamped() for _ in range(3)])
+    msg.header.frame_id = 'map'
+    for pose in msg.poses:
+        pose.header.frame_id = 'frame_of_nine'
+    raw = bytearray(serialize_message(msg))
+    last = raw.rindex(b'frame_of_nine\x00') + len('frame_of_nine')  # the third pose's
+    assert check(bytes(raw)) == 'read'
+    raw[last] = ord('x')
+    assert READER.read(bytes(raw)) is None
+
+
 def test_a_path_of_ten_thousand_poses_is_read_as_rclpy_reads_it():
     raw = bytes(sample(random.Random(7), count=10_000, mixed=0.0))
     assert check(raw) == 'read'

@@ -141,12 +141,16 @@ class PathReader:
             stride = xyz + _POSE_TAIL
             if at + (count - 1) * stride > len(payload):
                 return None
+            # the last byte of each pose's frame: its NUL (Cyclone DDS refuses a string without)
             rest = np.frombuffer(payload, np.dtype({
-                'names': ['sec', 'nanosec', 'size', 'xyz'],
-                'formats': ['<i4', '<u4', '<u4', ('<f8', (3,))],
-                'offsets': [0, 4, 8, xyz], 'itemsize': stride}), count - 1, at)
+                'names': ['sec', 'nanosec', 'size', 'last', 'xyz'],
+                'formats': ['<i4', '<u4', '<u4', 'u1', ('<f8', (3,))],
+                'offsets': [0, 4, 8, 12 + max(size, 1) - 1, xyz], 'itemsize': stride}),
+                count - 1, at)
             if not np.all(rest['size'] == size):
                 return None  # pose frames of several lengths: not one stride
+            if size and np.any(rest['last']):
+                return None  # a pose frame without its terminating NUL
             points[1:] = rest['xyz']
             stamps[1:] = rest['sec'].astype(np.int64) * _NS + rest['nanosec']
         return PathData(header, first, points, stamps)
