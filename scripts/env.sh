@@ -77,14 +77,15 @@ fi
 # Ubuntu 22.04's numpy (a venv and a colcon workspace), once per machine into a
 # folder keyed by the sources and the build flags (TWOBONE_HUMBLE_BUILD).  The
 # middleware is TWOBONE_HUMBLE_RMW: cyclonedds (default: Debian's Cyclone DDS
-# with its DDS security plugins and sros2, 104 packages, doc/security.md) or
+# with its DDS security plugins and sros2, 104 packages) or
 # fastrtps (Fast DDS 2.6 built from source, 109 packages, no security; -O1
 # instead of Release's -O3 about halves its compile).  NICE=0: build.sh's default
 # niceness 15 starves the build beside other work.
 TWOBONE_HUMBLE_HOME=""
+TWOBONE_HUMBLE_RMW="${TWOBONE_HUMBLE_RMW:-cyclonedds}"
 TWOBONE_HUMBLE_BUILD="BUILD_TYPE=None CFLAGS=-O1 CXXFLAGS=-O1"
-if [ "${TWOBONE_HUMBLE_RMW:-cyclonedds}" != fastrtps ]; then  # (fastrtps: the key it always had)
-  TWOBONE_HUMBLE_BUILD="RMW=${TWOBONE_HUMBLE_RMW:-cyclonedds} $TWOBONE_HUMBLE_BUILD"
+if [ "$TWOBONE_HUMBLE_RMW" != fastrtps ]; then  # (fastrtps: the cache key it always had)
+  TWOBONE_HUMBLE_BUILD="RMW=$TWOBONE_HUMBLE_RMW $TWOBONE_HUMBLE_BUILD"
 fi
 if [ "$TWOBONE_DISTRO" = humble ]; then
   if [ -z "${TWOBONE_ROS_HUMBLE_SOURCES:-}" ]; then

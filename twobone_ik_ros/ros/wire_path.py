@@ -145,7 +145,7 @@ class PathReader:
             rest = np.frombuffer(payload, np.dtype({
                 'names': ['sec', 'nanosec', 'size', 'last', 'xyz'],
                 'formats': ['<i4', '<u4', '<u4', 'u1', ('<f8', (3,))],
-                'offsets': [0, 4, 8, 12 + max(size, 1) - 1, xyz], 'itemsize': stride}),
+                'offsets': [0, 4, 8, 12 + max(size - 1, 0), xyz], 'itemsize': stride}),
                 count - 1, at)
             if not np.all(rest['size'] == size):
                 return None  # pose frames of several lengths: not one stride
