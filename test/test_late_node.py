@@ -61,7 +61,7 @@ from ros_harness import processes_mentioning
 from sim_clock import SimClock
 from test_sim_control import answered, diagnostics, reach, send_marked, settled
 from test_smooth_motion import (
-    command_indices, controller_states, cycle_grid, measured_motion, PATH, ROUNDING,
+    command_indices, controller_states, cycles_between, measured_motion, PATH, ROUNDING,
     stamped_positions, worst_ratios)
 from twobone_ik_ros.solver import TwoBoneIK
 
@@ -109,20 +109,6 @@ def stalled(arm, pid, stall_s, moved_from, far, during=None):
         arm.probe.spin_for(stall_s)
     finally:
         os.kill(pid, signal.SIGCONT)
-
-
-def cycles_between(stamps, period, exact_stamps):
-    """
-    Return how many controller cycles apart each two neighbouring joint states are.
-
-    Whole cycles: the bar is the velocity limit times the controller's
-    period, whatever the moment each cycle ran.  On a simulator's clock the
-    stamps are the cycles' exact times (one that came a clock step late is
-    still one cycle); on the wall clock, their cycles' times on the grid
-    (``cycle_grid``).
-    """
-    times = stamps if exact_stamps else cycle_grid(stamps, period=period)
-    return np.maximum(np.round(np.diff(times) / period), 1.0)
 
 
 def judge(states, commands, rest, period, exact_stamps):

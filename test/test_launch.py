@@ -138,7 +138,15 @@ def test_ctrl_c_ends_every_launch_quietly_with_code_zero(
             os.killpg(launch.pid, signal.SIGINT)
         code = launch.wait(timeout=30)
     output = launch.output()
-    assert code == 0, output
+    if how == 'ctrl-c twice' and code == -signal.SIGINT:
+        # the second ctrl-c came once launch had ended every process cleanly and returned:
+        # Python, finalizing, had set SIGINT back to its default (Humble on Cyclone DDS, whose
+        # participants take a while to go), and the shell's "interrupted" is all that is left
+        assert output.count('process has finished cleanly') == output.count(
+            'process started'), output
+        assert 'Traceback' not in output, output
+    else:
+        assert code == 0, output
     assert '[ERROR]' not in output, output
     assert_nothing_left(namespace)
 

