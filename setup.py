@@ -42,6 +42,7 @@ setup(
         share('config', '*.yaml'),
         share('rviz', '*.rviz'),
         share('urdf', '*.urdf'),
+        share('security', '*.xml'),
     ],
     install_requires=['setuptools', 'numpy'],
     extras_require={'controllers': ['matplotlib', 'ruckig', 'scipy', 'toppra']},
@@ -56,6 +57,7 @@ setup(
             'twobone_ik_node = twobone_ik_ros.node.node:main',
             'target_publisher = twobone_ik_ros.tools.target_publisher:main',
             'twobone_ik_demo = twobone_ik_ros.tools.demo:main',
+            'twobone_ik_keystore = twobone_ik_ros.tools.keystore:main',
         ],
     },
 )

@@ -70,11 +70,13 @@ def _launch_setup(context):
         package='controller_manager', executable='ros2_control_node',
         namespace=control.launch.namespace, output='screen',
         parameters=control.launch.with_clock(parameters), **session,
+        ros_arguments=control.launch.in_enclave('controller_manager'),
     )]
     actions += [Node(
         package='controller_manager', executable='spawner', namespace=control.launch.namespace,
         output='screen', arguments=[controller, '--controller-manager', manager],
         parameters=control.launch.with_clock([]),
+        ros_arguments=control.launch.in_enclave(f'spawner_{controller}'),
     ) for controller in control.spawn]
     actions.append(IncludeLaunchDescription(
         PythonLaunchDescriptionSource(os.path.join(share, 'launch', 'twobone_ik.launch.py')),

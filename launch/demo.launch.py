@@ -46,7 +46,8 @@ def _source(context):
             'r2': resolved.config.r2,
             'frame_id': resolved.config.frame,
         }]),
-        remappings=[('target', resolved.target_topic)])]
+        remappings=[('target', resolved.target_topic)],
+        ros_arguments=resolved.in_enclave('target_publisher'))]
 
 
 def generate_launch_description():

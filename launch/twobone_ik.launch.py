@@ -77,12 +77,14 @@ def _launch_setup(context):
         namespace=namespace, output='screen',
         parameters=resolved.with_clock(resolved.node_parameters),
         remappings=list(resolved.remappings), on_exit=_shut_down_with_the_node,
+        ros_arguments=resolved.in_enclave('twobone_ik'),
     )]
     session = own_session()  # the C++ nodes: a Ctrl-C reaches them once
     if any(package == 'robot_state_publisher' for package, _ in resolved.packages):
         actions.append(Node(
             package='robot_state_publisher', executable='robot_state_publisher',
             name='robot_state_publisher', namespace=namespace, output='screen', **session,
+            ros_arguments=resolved.in_enclave('robot_state_publisher'),
             parameters=resolved.with_clock([{
                 'robot_description': ParameterValue(resolved.robot_description, value_type=str),
                 'frame_prefix': config.frame_prefix,
@@ -93,6 +95,7 @@ def _launch_setup(context):
         actions.append(Node(
             package='tf2_ros', executable='static_transform_publisher',
             name='base_placement', namespace=namespace, output='screen', **session,
+            ros_arguments=resolved.in_enclave('base_placement'),
             parameters=resolved.with_clock([]),
             arguments=['--x', repr(x), '--y', repr(y), '--yaw', repr(yaw),
                        '--frame-id', parent, '--child-frame-id', config.frame],
@@ -110,6 +113,7 @@ def _launch_setup(context):
         actions.append(Node(
             package='rviz2', executable='rviz2', name='rviz2', namespace=namespace,
             output='screen', arguments=['-d', rviz_config, '-f', config.frame],
+            ros_arguments=resolved.in_enclave('rviz2'),
             parameters=resolved.with_clock([]),
             remappings=[(old, _namespaced(namespace, new)) for old, new in topics.items()
                         if _namespaced(namespace, new) != old],

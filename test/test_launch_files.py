@@ -47,7 +47,7 @@ def test_launch_arguments_are_the_ones_users_type():
         'r1', 'r2', 'elbow', 'unreachable', 'base_frame', 'tip_link', 'frame_prefix', 'output',
         'namespace', 'target_topic', 'params_file', 'controller', 'robot_state_publisher',
         'rviz', 'use_sim_time', 'ros2_control', 'description_file', 'description_args',
-        'controllers_file', 'parent_frame', 'base_x', 'base_y', 'base_yaw')
+        'controllers_file', 'parent_frame', 'base_x', 'base_y', 'base_yaw', 'enclave')
     for name in NODE_ARGUMENTS:  # derived from the parameter table
         arg = LAUNCH_ARGUMENTS[ARGUMENT_NAMES.index(name)]
         assert arg.default == '' and arg.description.startswith(SPECS[name].description)

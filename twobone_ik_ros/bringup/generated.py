@@ -18,6 +18,7 @@ says which one lags.
 
 from __future__ import annotations
 
+from functools import partial
 import math
 from typing import Any, Callable, Dict
 from xml.sax.saxutils import quoteattr
@@ -25,7 +26,8 @@ from xml.sax.saxutils import quoteattr
 from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS
 from twobone_ik_ros.model.checks import Length
 from twobone_ik_ros.model.interface import readme_topics
-from twobone_ik_ros.model.parameter_table import PARAMETERS, ParameterSpec
+from twobone_ik_ros.model.parameter_table import Output, PARAMETERS, ParameterSpec
+from twobone_ik_ros.model.security import shipped_policy
 
 #: README's table of parameters lies between these two lines
 README_TABLE_HEAD = '| parameter | type | default | meaning | changed at runtime |'
@@ -103,11 +105,18 @@ def replace_readme_table(readme: str) -> str:
     return readme
 
 
+def _policy_file(output: Output, _: str) -> str:
+    """Return the package's SROS2 policy for ``output`` (whatever the file held)."""
+    return shipped_policy(output)
+
+
 #: path in the tree -> what it holds, given what it holds now (README: the rest is kept)
 FILES: Dict[str, Callable[[str], str]] = {
     'config/twobone_ik.yaml': lambda _: parameter_file(),
     'launch/twobone_ik.launch.xml': lambda _: launch_xml(),
     'README.md': replace_readme_table,
+    **{f'security/{output.value}.policy.xml': partial(_policy_file, output)
+       for output in Output},
 }
 
 _KINDS = {'double': 'double', 'string': 'string', 'string_array': 'string[2]',

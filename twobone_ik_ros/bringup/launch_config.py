@@ -28,11 +28,12 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 from twobone_ik_ros.bringup.parameter_file import ParameterFileError, parameters_for, parse
 from twobone_ik_ros.model.config import IKConfig, validate
 from twobone_ik_ros.model.dependencies import check, findable, MissingLibrary
+from twobone_ik_ros.model.interface import NODE_NAME
 from twobone_ik_ros.model.parameter_table import (
     as_double, DEFAULTS, Output, PARAMETER_NAMES, PARAMETERS, SPECS)
+from twobone_ik_ros.model.security import ros_arguments
 from twobone_ik_ros.model.urdf import config_urdf
 
-NODE_NAME = 'twobone_ik'
 #: Node parameters that are also launch arguments (the table's ``launch``); an
 #: empty value means "not given", so that the params_file (then the node's
 #: default) applies.
@@ -129,6 +130,10 @@ LAUNCH_ARGUMENTS: Tuple[LaunchArgument, ...] = tuple(
     LaunchArgument('base_x', '0.0', 'x of the arm base in parent_frame, metres.'),
     LaunchArgument('base_y', '0.0', 'y of the arm base in parent_frame, metres.'),
     LaunchArgument('base_yaw', '0.0', 'Rotation of the arm base about z in parent_frame, rad.'),
+    LaunchArgument('enclave', '',
+                   'SROS2: run each node started here in the enclave <enclave>/<node name> '
+                   '(--enclave), with the keystore and strategy of ROS_SECURITY_* in the '
+                   'environment (doc/security.md). Empty: no security arguments.'),
 )
 ARGUMENT_NAMES = tuple(arg.name for arg in LAUNCH_ARGUMENTS)
 
@@ -153,10 +158,24 @@ class ResolvedLaunch:
     use_sim_time: bool
     #: the user's description (description_file): its own <ros2_control> block, its joints
     from_file: bool = False
+    #: SROS2: the enclaves' parent of every node started (empty: none)
+    enclave: str = ''
 
     def with_clock(self, parameters: List[Any]) -> List[Any]:
         """Return a node's ``parameters`` with this launch's ``use_sim_time`` last (it wins)."""
         return parameters + [{'use_sim_time': self.use_sim_time}]
+
+    def node_names(self) -> Tuple[str, ...]:
+        """Return the names of the nodes this launch starts, the IK node's first."""
+        packages = {package for package, _ in self.packages}
+        return (NODE_NAME,) + tuple(name for name, starts in (
+            ('robot_state_publisher', 'robot_state_publisher' in packages),
+            ('base_placement', self.base_pose is not None),
+            ('rviz2', 'rviz2' in packages)) if starts)
+
+    def in_enclave(self, node: str) -> Optional[List[str]]:
+        """Return the ROS arguments that run ``node`` in its enclave (None without one)."""
+        return ros_arguments(self.enclave, node) or None
 
 
 def resolve_launch(values: Mapping[str, str],
@@ -217,7 +236,7 @@ def resolve_launch(values: Mapping[str, str],
         packages=tuple(packages),
         base_pose=base_pose,
         use_sim_time=values['use_sim_time'] == 'true',
-        from_file=description is not None)
+        from_file=description is not None, enclave=values['enclave'].strip())
 
 
 def read_description(path: str, arguments: str) -> Optional[str]:

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Dict, Tuple
 
+#: the node's name, as ``twobone_ik_node`` and the launch files give it
+NODE_NAME = 'twobone_ik'
 #: the depth of every topic that keeps its last few messages
 QUEUE_DEPTH = 10
 
@@ -48,6 +50,8 @@ class Role(str, Enum):
     PUBLISHES = 'out'
     CALLS = 'calls'
     SENDS_GOALS = 'action client'
+    #: a service the node answers (rclpy's parameter services: not rows of the table)
+    SERVES = 'serves'
 
 
 @dataclass(frozen=True)

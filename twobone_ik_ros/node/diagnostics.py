@@ -142,7 +142,7 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
                       internal_errors: int = 0,
                       rejected_recently: Optional[Dict[str, int]] = None,
                       arm_values: Sequence[Tuple[str, str]] = (),
-                      incompatible_peers: int = 0) -> DiagnosticArray:
+                      incompatible_peers: int = 0, security: str = 'off') -> DiagnosticArray:
     """
     One DiagnosticStatus with the counters and the current parameters.
 
@@ -157,6 +157,9 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
     stream cost (``stream.*``: cycles held, commands late, and how much
     later than planned the last and the latest move ended, s) and, with the
     action output, the goals by result (``goals.*``).
+
+    ``security``: whether SROS2 is on for the node, its strategy and
+    enclave (``model.security``), as the start-up log says it.
 
     ``arm_values``: the arm's source and limits (``arm_report``); a
     ``arm.problem`` other than 'none' makes the level WARN with it as the message.
@@ -235,6 +238,7 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
         if arm.goals:
             values += [(f'goals.{result}', moves.goals[result]) for result in GOAL_RESULTS]
     values += list(arm_values)
+    values.append(('security', security))
     values += [(f'param.{name}', value) for name, value in parameters.items()]
     status.values = [KeyValue(key=key, value=str(value)) for key, value in values]
     array = DiagnosticArray(status=[status])

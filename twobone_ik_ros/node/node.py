@@ -69,7 +69,9 @@ from rclpy.clock import Clock, ClockChange, ClockType, JumpThreshold
 from rclpy.duration import Duration
 from rclpy.parameter import Parameter
 from twobone_ik_ros.model.config import IKConfig, validate, validate_change
+from twobone_ik_ros.model.interface import NODE_NAME
 from twobone_ik_ros.model.parameter_table import MODEL_PARAMETERS, PARAMETER_NAMES
+from twobone_ik_ros.model.security import security_state
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.joint_paths import nearest_angles
 from twobone_ik_ros.node.declarations import declare_parameters, describe
@@ -90,7 +92,6 @@ from twobone_ik_ros.ros.endpoints import publisher
 from twobone_ik_ros.ros.process import run_node
 from twobone_ik_ros.solver import Reason, Status
 
-NODE_NAME = 'twobone_ik'
 #: TWOBONE_IK_EXECUTOR=rclpy spins the node with rclpy's SingleThreadedExecutor
 EXECUTOR_VARIABLE = 'TWOBONE_IK_EXECUTOR'
 DIAGNOSTICS_PERIOD_S = 1.0
@@ -142,7 +143,9 @@ class TwoBoneIKNode(GuardedNode):
         self.add_on_set_parameters_callback(self.guard.wrap(
             self._on_set_parameters, refuse=lambda error: SetParametersResult(
                 successful=False, reason=f'internal error: {error!r} (see the node log)')))
-        self.get_logger().info(f'ready: {describe(config)}')
+        # SROS2 as rcl read it at init (the environment, --enclave): said, not enforced, here
+        self._security = security_state(os.environ, sys.argv).describe()
+        self.get_logger().info(f'ready: {describe(config)}, security={self._security}')
 
     # ------------------------------------------------------------ hot path
 
@@ -230,7 +233,8 @@ class TwoBoneIKNode(GuardedNode):
                 dict(config.as_parameters(), robot_description=self._robot_model.state),
                 self._output.mode.report(), self.guard.count,
                 self._counters.rejected.take_recent(),
-                arm_report(config, self._description.received), self._qos_watch.incompatible))
+                arm_report(config, self._description.received), self._qos_watch.incompatible,
+                self._security))
 
     def _timing(self) -> None:
         """

@@ -56,6 +56,7 @@ from types import FrameType
 from typing import Any, Callable, List, Optional, Tuple, Type
 
 from twobone_ik_ros.model.dependencies import MissingLibrary
+from twobone_ik_ros.model.security import security_state
 from twobone_ik_ros.ros.executor import LeanExecutor, RCLPY_WAIT_S, spinner_executor
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -163,6 +164,13 @@ class Spinner:
         self._executor.shutdown()
 
 
+def rclpy_error() -> Type[Exception]:
+    """Return the exception rclpy raises for an error of rcl (``RCLError``, not public API)."""
+    from rclpy.impl.implementation_singleton import rclpy_implementation
+
+    return rclpy_implementation.RCLError
+
+
 def run_node(make_node: Callable[[], Any], *, args: Optional[List[str]] = None,
              until: Callable[[Any], bool] = lambda node: False,
              invalid: Tuple[Type[BaseException], ...] = (), name: str = 'node',
@@ -174,8 +182,10 @@ def run_node(make_node: Callable[[], Any], *, args: Optional[List[str]] = None,
 
     Return the exit code: 0 after a stop, 2 when ``make_node`` raised one of
     ``invalid`` (logged as a fatal error of logger ``name``, in one line: a
-    ``MissingLibrary`` as it is, anything else as invalid parameters).  An exception
-    raised by a callback is raised again here, after the orderly stop.
+    ``MissingLibrary`` as it is, anything else as invalid parameters), and 2
+    when SROS2 is on and rcl refused the process (one line: the enclave, what
+    rcl said).  An exception raised by a callback is raised again here, after
+    the orderly stop.
     """
     import rclpy
     from rclpy.executors import ExternalShutdownException
@@ -198,14 +208,25 @@ def run_node(make_node: Callable[[], Any], *, args: Optional[List[str]] = None,
         signal.signal(number, on_signal)
     node = None
     try:
-        rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
         try:
+            rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
             node = make_node()
         except invalid as error:
             # a missing library says what to install; anything else is a parameter's fault
             text = str(error) if isinstance(error, MissingLibrary) else \
                 f'invalid parameters: {error}'
             rclpy.logging.get_logger(name).fatal(text)
+            return 2
+        except rclpy_error() as error:
+            security = security_state(os.environ, sys.argv if args is None else args)
+            if not security.enabled:
+                raise
+            # SROS2 refused the process its participant: no keys for the enclave, a
+            # certificate or permissions that do not verify, or expired (rcl says which, or
+            # the middleware in the lines above)
+            rclpy.logging.get_logger(name).fatal(
+                f'SROS2 {security.describe()} refused to start the node: '
+                + str(error).split(', at ')[0])
             return 2
         spinner = Spinner(node, until=lambda: until(node), on_exit=stop.spinner_left.set,
                           lean=lean).start()
