@@ -219,6 +219,8 @@ class Probe(GraphClient):
 
     def solve(self, x, y, stamp_id, frame_id='base_link', timeout=10.0):
         """Send a target and return the JointState answering it (None if none)."""
+        # once the node's subscription is matched: a message sent before is not its to get
+        self.spin_until(lambda: self.target_pub.get_subscription_count() > 0, timeout)
         self.send(x, y, frame_id=frame_id, stamp_id=stamp_id)
         self.spin_until(lambda: self.answer(stamp_id) is not None, timeout)
         return self.answer(stamp_id)

@@ -35,6 +35,7 @@ SYSTEM_KEYS = {
     'pytest': 'python3-pytest', 'hypothesis': 'python3-hypothesis', 'mypy': 'python3-mypy',
     'tf2_ros': 'tf2_ros_py',  # the Python module; the C++ package tf2_ros is another key
     'pinocchio': 'pinocchio', 'catkin_pkg': 'python3-catkin-pkg',
+    'cryptography': 'python3-cryptography',
 }
 #: Python module -> key of every module the package or its tests import
 KEYS = {**SYSTEM_KEYS, **{library.module.split('.')[0]: library.key for library in LIBRARIES}}
@@ -51,8 +52,8 @@ OWN_MODULES = {'twobone_ik_ros'} | {
 #: needed without an import: the XML launch file is read by launch_xml, and the launch
 #: files are run by ``ros2 launch``
 WITHOUT_IMPORT = {'launch_xml', 'ros2launch'}
-#: the tests' commands: ``ros2 param get``, and the docs' build (``python -m sphinx``)
-TEST_COMMANDS = {'ros2param', 'python3-sphinx'}
+#: the tests' commands: ``ros2 param get``, the docs' build (``python -m sphinx``), ``ros2 security``
+TEST_COMMANDS = {'ros2param', 'python3-sphinx', 'sros2'}
 
 
 def imported(patterns):

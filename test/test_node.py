@@ -422,7 +422,7 @@ def counters_once_settled(probe, expected=None, timeout=30.0, accounted=None):
         return len(received) == 3 and len(set(received)) == 1
     probe.spin_until(settled, timeout)
     return {key: int(value) for key, value in seen[-1].items()
-            if not key.startswith(('param.', 'arm'))}
+            if not key.startswith(('param.', 'arm', 'security'))}
 
 
 def assert_accounted_for(counts, sent):
