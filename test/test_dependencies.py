@@ -52,7 +52,8 @@ OWN_MODULES = {'twobone_ik_ros'} | {
 #: needed without an import: the XML launch file is read by launch_xml, and the launch
 #: files are run by ``ros2 launch``
 WITHOUT_IMPORT = {'launch_xml', 'ros2launch'}
-#: the tests' commands: ``ros2 param get``, the docs' build (``python -m sphinx``), ``ros2 security``
+#: the tests' commands: ``ros2 param get``, the docs' build (``python -m sphinx``) and
+#: ``ros2 security``
 TEST_COMMANDS = {'ros2param', 'python3-sphinx', 'sros2'}
 
 

@@ -30,7 +30,7 @@ from geometry_msgs.msg import PointStamped
 import pytest
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from rclpy.time import Time
-from ros_harness import NodeProcess, unique_name
+from ros_harness import assert_stopped, NodeProcess, unique_name
 from std_msgs.msg import String
 from twobone_ik_ros.model.config import validate
 from twobone_ik_ros.model.parameter_table import DEFAULTS
@@ -339,7 +339,8 @@ def test_the_real_controllers_put_every_arms_tip_on_its_targets(park_control):
                 at = tip_on(viewer, base, tip, expected)
                 worst['forward_command'] = max(worst['forward_command'], math.dist(at, expected))
     finally:
-        for node in nodes:
-            assert node.stop() == 0, node.output()
+        stopped = [(node.stop(), node) for node in nodes]  # every one, then their codes
+        for code, node in stopped:
+            assert_stopped(code, node.output())
     print('worst tip error by robot_state_publisher on the real controllers: '
           + ', '.join(f'{output} {error:.3g} m' for output, error in worst.items()))
