@@ -14,7 +14,9 @@ them is marked ``ros_cpp`` and is skipped, saying how to get them, where they
 are not installed (``scripts/test`` builds them from ``../shared/ros2-cpp``).
 ``--without-cpp-stack=WHY`` deselects those tests instead and says how many
 and why at the end (``scripts/test`` on Jazzy, which that build does not
-serve).  ``TWOBONE_NO_SKIP=1`` (set by ``.ci/run``) turns every skip into a
+serve).  A test marked ``sros2`` (SROS2 under Enforce) runs on the lanes of
+``SECURITY_LANES`` alone and is deselected, counted, elsewhere.
+``TWOBONE_NO_SKIP=1`` (set by ``.ci/run``) turns every skip into a
 failure: in CI, nothing may be missing.
 """
 
@@ -72,6 +74,10 @@ HOW_TO_GET_CPP = (
     '20 to 30 minutes, root for apt-get), or from a shell with a ROS 2 install that has '
     'robot_state_publisher, tf2_ros, ros2_control and ros2_controllers')
 _deselected_cpp = []
+#: the lanes whose middleware has the DDS security plugins and sros2 (the Humble lane's Cyclone
+#: DDS; the wheels' Fast DDS has none): elsewhere the tests marked ``sros2`` are deselected
+SECURITY_LANES = ('humble',)
+_deselected_sros2 = []
 
 
 def pytest_addoption(parser):
@@ -80,23 +86,29 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Deselect the ``ros_cpp`` tests under ``--without-cpp-stack``, counted."""
-    if not config.getoption('--without-cpp-stack'):
-        return
-    keep = [item for item in items if item.get_closest_marker('ros_cpp') is None]
-    _deselected_cpp.extend(item for item in items if item.get_closest_marker('ros_cpp'))
-    if _deselected_cpp:
-        config.hook.pytest_deselected(items=list(_deselected_cpp))
-        items[:] = keep
+    """Deselect, counted, ``ros_cpp`` under ``--without-cpp-stack``, ``sros2`` off its lanes."""
+    for marker, wanted, deselected in (
+            ('ros_cpp', bool(config.getoption('--without-cpp-stack')), _deselected_cpp),
+            ('sros2', os.environ.get('ROS_DISTRO') not in SECURITY_LANES, _deselected_sros2)):
+        if not wanted:
+            continue
+        deselected.extend(item for item in items if item.get_closest_marker(marker))
+        if deselected:
+            config.hook.pytest_deselected(items=list(deselected))
+            items[:] = [item for item in items if item.get_closest_marker(marker) is None]
 
 
 def pytest_terminal_summary(terminalreporter, config):
-    """Say how many ``ros_cpp`` tests were deselected, and why."""
+    """Say how many ``ros_cpp`` and ``sros2`` tests were deselected, and why."""
     why = config.getoption('--without-cpp-stack')
     if why:
         terminalreporter.write_line(
             f'deselected {len(_deselected_cpp)} tests marked ros_cpp '
             f'(they need the C++ robot_state_publisher, tf2_ros and ros2_control): {why}')
+    if _deselected_sros2:
+        terminalreporter.write_line(
+            f'deselected {len(_deselected_sros2)} tests marked sros2: they run on the lanes '
+            f'{", ".join(SECURITY_LANES)} (DDS security plugins and sros2)')
 
 
 def pytest_runtest_setup(item):

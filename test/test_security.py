@@ -180,16 +180,17 @@ def allowed(found, output, namespace):
     return False
 
 
+#: each output on the graph (the action's where control_msgs is: no wheel has it, as test_docs)
+GRAPH_CASES = [('joint_states', ['-p', 'tip_link:=tool0']),
+               ('forward_command', ['-p', 'use_sim_time:=true']), ('joint_trajectory', [])] + (
+    [('follow_joint_trajectory', [])] if importlib.util.find_spec('control_msgs') else [])
+
+
 @pytest.mark.ros
-@pytest.mark.parametrize('output,more', [
-    ('joint_states', ['-p', 'tip_link:=tool0']), ('forward_command', ['-p', 'use_sim_time:=true']),
-    ('joint_trajectory', []), ('follow_joint_trajectory', [])])
+@pytest.mark.parametrize('output,more', GRAPH_CASES)
 def test_everything_the_running_node_has_is_in_its_policy(probe, output, more):
     """What Enforce would refuse the node at run time: an endpoint its policy does not grant."""
     from ros_harness import NodeProcess, unique_name
-    if output == 'follow_joint_trajectory' and importlib.util.find_spec('control_msgs') is None:
-        more = []  # the node says the message package is missing and exits: nothing to read
-        pytest.skip('control_msgs: the C++ stack of the Kilted lane')
     namespace = '/' + unique_name('policy')
     node = NodeProcess('twobone_ik_ros.node.node',
                        ros_args=['-r', f'__ns:={namespace}', '-p', f'output:={output}', *more])
@@ -309,8 +310,7 @@ def expired_certificate(keystore, folder):
 
 
 @pytest.mark.ros
-@pytest.mark.skipif(os.environ.get('ROS_DISTRO') != 'humble', reason=(
-    "SROS2 runs on the Humble lane: the wheels' Fast DDS has no security plugins"))
+@pytest.mark.sros2
 def test_with_enforce_only_the_arms_enclaves_reach_the_node(launches, tmp_path):
     # the Humble lane's build has sros2 and Cyclone's plugins: missing, a failure
     assert importlib.util.find_spec('sros2') is not None, 'the Humble lane is built without sros2'
