@@ -30,7 +30,6 @@ one line, exit 2, where ``ros2 security`` is missing.
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -70,18 +69,14 @@ def run(mode, keystore, targets):
 
 def main():
     from twobone_ik_ros.tools.harness import result_options, results
+    from twobone_ik_ros.tools.keystore import ros2_security
 
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--targets', type=int, default=1000, help="bench_node's targets per round")
     parser.add_argument('--pairs', type=int, default=2, help='plain and secure runs, interleaved')
     result_options(parser)
     options = parser.parse_args()
-    ros2 = shutil.which('ros2')
-    if ros2 is None or subprocess.run([ros2, 'security', '--help'], capture_output=True,
-                                      check=False).returncode != 0:
-        print('bench_security: `ros2 security` not found: install sros2 (and a middleware '
-              'with its security plugins)', file=sys.stderr)
-        sys.exit(2)
+    ros2 = ros2_security('bench_security')
     os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
     os.environ.setdefault('ROS_LOCALHOST_ONLY', '1')
     os.environ.setdefault('ROS_DOMAIN_ID', str(1 + os.getpid() % 101))

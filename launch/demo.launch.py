@@ -26,11 +26,10 @@ from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 from twobone_ik_ros.bringup.launch_config import (
-    declare_arguments, LAUNCH_ARGUMENTS, launch_values, resolve_launch)
+    declare_arguments, DEMO_DEFAULTS, LAUNCH_ARGUMENTS, launch_values, resolve_launch)
 from twobone_ik_ros.tools.target_patterns import PATTERNS
 
 PACKAGE = 'twobone_ik_ros'
-DEMO_DEFAULTS = {'rviz': 'true'}
 
 
 def _source(context):

@@ -287,6 +287,8 @@ def controller_joints(resolved: ResolvedLaunch) -> Optional[Tuple[str, str]]:
 
 
 #: What control.launch.py changes in the table's defaults.
+#: demo.launch.py's defaults over the table's: RViz shows the demo
+DEMO_DEFAULTS = {'rviz': 'true'}
 CONTROL_DEFAULTS = {'output': 'joint_trajectory', 'ros2_control': 'true',
                     'robot_state_publisher': 'true'}
 #: Where to get what control.launch.py starts besides this package.

@@ -36,13 +36,14 @@ import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from twobone_ik_ros.bringup.launch_config import (
-    CONTROL_DEFAULTS, LAUNCH_ARGUMENTS, LaunchError, resolve_control, resolve_launch)
+    CONTROL_DEFAULTS, DEMO_DEFAULTS, LAUNCH_ARGUMENTS, LaunchError, resolve_control,
+    resolve_launch)
 from twobone_ik_ros.model.interface import NODE_NAME
 from twobone_ik_ros.model.security import enclave_path, grants, policy
 
 #: the launch files, by the name ``--launch`` takes: their defaults over the table's
 LAUNCHES: Dict[str, Dict[str, str]] = {
-    'twobone_ik': {}, 'control': dict(CONTROL_DEFAULTS), 'demo': {'rviz': 'true'}}
+    'twobone_ik': {}, 'control': dict(CONTROL_DEFAULTS), 'demo': dict(DEMO_DEFAULTS)}
 #: the policy file written into the keystore's folder
 POLICY_FILE = 'twobone_ik.policy.xml'
 
@@ -96,6 +97,17 @@ def _arguments(argv: Sequence[str]) -> Tuple[argparse.Namespace, Dict[str, str]]
     return args, given
 
 
+def ros2_security(program: str) -> str:
+    """Return the ``ros2`` that has ``ros2 security``; without it, say so in one line, exit 2."""
+    ros2 = shutil.which('ros2')
+    if ros2 is None or subprocess.run([ros2, 'security', '--help'], capture_output=True,
+                                      check=False).returncode != 0:
+        print(f'{program}: `ros2 security` not found: install sros2 (ros-$ROS_DISTRO-sros2)',
+              file=sys.stderr)
+        sys.exit(2)
+    return ros2
+
+
 def main(argv: Optional[Sequence[str]] = None) -> None:
     """Write the policy, then make the keystore's enclaves with ``ros2 security``."""
     args, given = _arguments(sys.argv[1:] if argv is None else argv)
@@ -104,12 +116,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     except LaunchError as error:
         print(f'twobone_ik_keystore: {error}', file=sys.stderr)
         sys.exit(2)
-    ros2 = shutil.which('ros2')
-    if ros2 is None or subprocess.run([ros2, 'security', '--help'], capture_output=True,
-                                      check=False).returncode != 0:
-        print('twobone_ik_keystore: `ros2 security` not found: install sros2 '
-              '(ros-$ROS_DISTRO-sros2)', file=sys.stderr)
-        sys.exit(2)
+    ros2 = ros2_security('twobone_ik_keystore')
     os.makedirs(args.keystore, exist_ok=True)
     policy_path = os.path.join(args.keystore, POLICY_FILE)
     with open(policy_path, 'w', encoding='utf-8') as out:
