@@ -288,9 +288,10 @@ def test_the_installed_example_params_file_works(launches, probe, ros_install):
 def test_two_arms_side_by_side_have_distinct_frames_topics_and_parameters(launches, probe):
     arms = {'left': 0.6, 'right': -0.6}
     tag = unique_name('arms')
-    for side, y in arms.items():
-        launches('twobone_ik.launch.py', f'namespace:={tag}/{side}', 'parent_frame:=world',
-                 f'base_y:={y}', f'r1:={1.0 if side == "left" else 0.8}', 'r2:=0.5')
+    started = {side: launches('twobone_ik.launch.py', f'namespace:={tag}/{side}',
+                              'parent_frame:=world', f'base_y:={y}',
+                              f'r1:={1.0 if side == "left" else 0.8}', 'r2:=0.5')
+               for side, y in arms.items()}
     viewer = probe(namespace=f'/{tag}/left', tf=True)
     right = probe(namespace=f'/{tag}/right')
     viewer.wait_for_node()
@@ -304,7 +305,8 @@ def test_two_arms_side_by_side_have_distinct_frames_topics_and_parameters(launch
     # one target each, in the common frame: each arm's tool0 (its own TF frame) lands on it
     for side, y, client, stamp in (('left', 0.6, viewer, 101), ('right', -0.6, right, 102)):
         goal = (0.9, y + 0.4)
-        assert client.solve(*goal, stamp_id=stamp, frame_id='world') is not None
+        assert client.solve(*goal, stamp_id=stamp, frame_id='world') is not None, \
+            started[side].output()
         assert viewer.spin_until(lambda: math.dist(
             viewer.tool_position('world', f'{tag}/{side}/tool0'), goal) < 1e-9, 10.0), side
     assert viewer.tool_position(f'{tag}/left/base_link', f'{tag}/right/base_link') == \

@@ -185,9 +185,9 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         "Seconds a target in another frame may wait for its transform (at the target's "
         'stamp, or the latest for a zero stamp) before it is rejected as unknown_frame; the '
         'node keeps serving other targets meanwhile. Those in the first 2 s after the first '
-        'such target wait up to 2 s (10 s while no transform at all has come), while the tf2 '
-        'listener the node starts only then '
-        'receives the transforms.'),
+        'such target wait up to 2 s (10 s while nothing joining their frame to the base frame '
+        'has come), while the tf2 listener the node starts only then discovers the '
+        "transforms' publishers."),
     ParameterSpec(
         'robot_state_publisher', 'string', 'robot_state_publisher',
         NodeName('empty or a node name'),

@@ -14,9 +14,12 @@ first such target, so a node that only ever gets base-frame targets carries
 neither (an entity's cost: ``ros.executor``).  Inputs that
 come in the listener's first ``LISTENER_START_S`` seconds may wait that long,
 so the first one is not refused only because the listener had just started,
-and up to ``LISTENER_DEAF_S`` while it has heard no transform at all (its
-publishers not discovered yet): those seconds are the steady clock's, as DDS
-discovery takes real time.
+and up to ``LISTENER_DEAF_S`` while it has heard nothing that connects their
+frame to the base frame: what such an input waits for is the discovery of the
+participant that publishes that transform (a launch's static transform
+publisher, started beside the node), which other transforms already heard
+say nothing about.  Those seconds are the steady clock's, as DDS discovery
+takes real time.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -48,10 +51,14 @@ MAX_WAITING_TARGETS = 100
 #: /tf_static only when the first input in another frame comes, and on a busy
 #: machine discovery and the static transforms take longer than 0.2 s.
 LISTENER_START_S = 2.0
-#: ... and how long while it has heard no transform at all: a publisher of
-#: transforms whose participant the node's has not discovered yet (both just
-#: started) is found at its next announcement, which Fast DDS makes every 3 s
-#: (the first target in another frame right after a launch was dropped so).
+#: ... and how long while it has heard nothing connecting the input's frame to
+#: the base frame: a publisher of transforms whose participant the node's has
+#: not discovered yet (both just started) is found at its next announcement,
+#: which Fast DDS makes every 3 s.  Other transforms heard meanwhile (the
+#: arm's own robot_state_publisher, another arm's) are no sign of it: the
+#: first target in ``world`` right after two arms' launches was dropped so,
+#: once in 20 beside two CPU-bound processes, while this waited only for the
+#: first transform of any frame.
 LISTENER_DEAF_S = 10.0
 _EXPIRY_PERIOD_S = 0.05
 
@@ -77,10 +84,10 @@ class TargetFrames:
         self._buffer: Any = None
         self._listener: Any = None
         self._timer: Any = None
-        #: (deadline on the node's clock in ns, future, timeout in s)
-        self._waiting: List[Tuple[int, Any, float]] = []
+        #: (deadline on the node's clock in ns, future, timeout in s, source frame, base frame)
+        self._waiting: List[Tuple[int, Any, float, str, str]] = []
         self._listener_ready = 0.0  # monotonic time until which the listener is new
-        self._listener_deaf = 0.0  # ... or, while it has heard no transform, this one
+        self._listener_deaf = 0.0  # ... or, for an input whose frames it never connected, this
 
     def _now_ns(self) -> int:
         return int(self._node.get_clock().now().nanoseconds)
@@ -127,7 +134,8 @@ class TargetFrames:
 
         future.add_done_callback(self._guard(once))
         if not answered:
-            self._waiting.append((self._now_ns() + round(timeout * 1e9), future, timeout))
+            self._waiting.append((self._now_ns() + round(timeout * 1e9), future, timeout,
+                                  source, base))
             if self._timer is None:
                 self._timer = self._node.create_timer(_EXPIRY_PERIOD_S, self._expire)
             elif self._timer.is_canceled():
@@ -160,26 +168,31 @@ class TargetFrames:
     def clock_jumped(self) -> None:
         """Give every waiting input its whole timeout again, on the clock as it is now."""
         now = self._now_ns()
-        self._waiting = [(now + round(timeout * 1e9), future, timeout)
-                         for _, future, timeout in self._waiting]
+        self._waiting = [(now + round(timeout * 1e9), future, timeout, source, base)
+                         for _, future, timeout, source, base in self._waiting]
 
     def _expire(self) -> None:
         now = time.monotonic()
-        if now < self._listener_ready or (now < self._listener_deaf
-                                          and not self._buffer.all_frames_as_string()):
-            return  # a new listener, or one that has heard nothing yet: every input waits
+        if now < self._listener_ready:
+            return  # a new listener: every input waits
+        deaf = now < self._listener_deaf
         clock = self._now_ns()
         still = []
-        for deadline, future, timeout in self._waiting:
+        for waiting in self._waiting:
+            deadline, future, _, source, base = waiting
             if future.done() or future.cancelled():
                 continue
-            if deadline <= clock:
+            if deadline <= clock and not (deaf and not self._connected(source, base)):
                 future.cancel()  # runs _on_transform, which rejects it
             else:
-                still.append((deadline, future, timeout))
+                still.append(waiting)
         self._waiting = still
         if not still:
             self._timer.cancel()
+
+    def _connected(self, source: str, base: str) -> bool:
+        """Say whether tf2 has heard transforms joining the two frames, at any time."""
+        return bool(self._buffer.can_transform(base, source, Time()))
 
 
 def apply_transform(transform: Any, x: Any, y: Any, z: Any) -> Tuple[Any, Any, Any]:
