@@ -11,7 +11,9 @@ Roles (each prints one line ``RESULT key=value ...`` before it ends):
   diagnostics, and says the last ``received`` the diagnostics reported;
 - ``set``: asks the node to set ``r1`` to 1.25, waiting SECONDS for its
   parameter service, and says what came back (or that its client was
-  refused).
+  refused);
+- ``switch``: the same, setting ``output`` to ``forward_command``, and says
+  whether the node's reason names SROS2 (``security=on``).
 
 A participant SROS2 refuses outright (no keys, a certificate that does not
 verify) prints ``RESULT init=refused`` with rcl's words, exit code 3.
@@ -101,14 +103,21 @@ def main():
             result(service='unseen')
             return
         request = SetParameters.Request()
-        parameter = Parameter(name='r1')
-        parameter.value.type = ParameterType.PARAMETER_DOUBLE
-        parameter.value.double_value = 1.25
+        if role == 'switch':
+            parameter = Parameter(name='output')
+            parameter.value.type = ParameterType.PARAMETER_STRING
+            parameter.value.string_value = 'forward_command'
+        else:
+            parameter = Parameter(name='r1')
+            parameter.value.type = ParameterType.PARAMETER_DOUBLE
+            parameter.value.double_value = 1.25
         request.parameters = [parameter]
         future = client.call_async(request)
         rclpy.spin_until_future_complete(node, future, timeout_sec=seconds)
         if future.done():
-            result(service='answered', successful=future.result().results[0].successful)
+            answer = future.result().results[0]
+            result(service='answered', successful=answer.successful,
+                   names_security='security=on' in answer.reason)
         else:
             result(service='unanswered')
     node.destroy_node()

@@ -10,7 +10,9 @@ security plugins and sros2; the wheels' Fast DDS has none), under the real
 and published; a participant without security gets no target to the node
 and reads none of its joint_states, markers or diagnostics; one with keys
 but no permission to publish ``target`` is refused; a parameter change
-from outside the permitted enclaves is refused; the node without its keys,
+from outside the permitted enclaves is refused; a change of ``output`` to a
+mode the enclave's permissions do not cover is refused naming SROS2, and
+the node goes on as it was; the node without its keys,
 or with a certificate another CA signed, or an expired one, refuses to
 start (exit code and one line).  Each check has its control: the same
 participant without security, against a node without it, gets through.
@@ -342,6 +344,7 @@ def test_with_enforce_only_the_arms_enclaves_reach_the_node(launches, tmp_path):
     assert int(heard['received']) > 0 and int(heard['joint_states']) > 0, report
     assert int(heard['markers']) > 0 and int(said['joint_states']) > 0, report
     assert finish(peer(namespace, 'set', 10, plain()))['successful'] == 'True'
+    assert finish(peer(namespace, 'switch', 10, plain()))['successful'] == 'True'
     assert launch.interrupt() == 0
 
     launch = launches(*arm, f'enclave:={enclave}', env=secure(keystore))
@@ -375,6 +378,14 @@ def test_with_enforce_only_the_arms_enclaves_reach_the_node(launches, tmp_path):
     refused = finish(peer(namespace, 'set', 8, secure(keystore), restricted))
     assert refused.get('service') in ('unseen', 'refused'), refused
     assert finish(peer(namespace, 'set', 15, secure(keystore), operator))['successful'] == 'True'
+    # another output at run time: its command topic is not in this enclave's permissions; the
+    # change is refused naming SROS2, and the node goes on as it was
+    switched = finish(peer(namespace, 'switch', 15, secure(keystore), operator))
+    report.append(f'Enforce: output switched to forward_command: {switched}')
+    assert switched['successful'] == 'False' and switched['names_security'] == 'True', report
+    talker = peer(namespace, 'talk', 6, secure(keystore), operator)
+    assert int(finish(talker)['joint_states']) > 0, report
+    assert 'internal error' not in launch.output() and 'Traceback' not in launch.output()
     assert launch.interrupt() == 0
     print('\n'.join(report))
 

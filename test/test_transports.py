@@ -303,6 +303,39 @@ def test_a_change_of_output_swaps_the_entities_on_the_graph(bench):
         assert seen() == expected[value], value
 
 
+def test_a_mode_rcl_refuses_midway_leaves_the_one_in_force_and_nothing_of_its_own(
+        bench, monkeypatch):
+    """As SROS2 refuses an output whose topics the enclave's permissions do not name."""
+    from action_msgs.msg import GoalStatusArray
+    from control_msgs.action import FollowJointTrajectory
+    from rclpy.action import ActionClient
+    from std_msgs.msg import Float64MultiArray
+    from twobone_ik_ros.model.parameter_table import Output
+    from twobone_ik_ros.ros.process import rclpy_error
+    output = ArmOutput(bench.node, lambda position: None, lambda key, describe: None,
+                       lambda f: f)
+    output.configure(config('joint_states'))
+    in_force = output.mode
+
+    def refused(parts, configuration):
+        node = parts.node
+        node.create_publisher(Float64MultiArray, 'commands', 10)
+        node.create_subscription(GoalStatusArray, 'status', lambda message: None, 10)
+        node.create_timer(1.0, lambda: None)
+        ActionClient(node, FollowJointTrajectory, 'arm_controller/follow_joint_trajectory')
+        raise rclpy_error()('failed to create topic [rt/commands] for unknown reasons')
+
+    before = {kind: set(getattr(bench.node, kind))
+              for kind in ('publishers', 'subscriptions', 'timers', 'waitables')}
+    monkeypatch.setitem(MODES, Output.FORWARD_COMMAND, refused)
+    with pytest.raises(rclpy_error()):
+        output.configure(config('forward_command'))
+    assert output.mode is in_force
+    assert {kind: set(getattr(bench.node, kind)) for kind in before} == before
+    output.configure(config('joint_states'))  # the mode in force, configured as before
+    assert output.mode is in_force
+
+
 def test_on_the_lean_executor_the_arms_states_wait_while_a_move_is_under_way():
     """
     While a move runs, the joint states wait for the node and are read when it needs them.

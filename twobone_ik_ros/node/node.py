@@ -89,7 +89,7 @@ from twobone_ik_ros.node.throttle import ThrottledWarnings
 from twobone_ik_ros.outputs.libraries import require
 from twobone_ik_ros.outputs.modes import ArmOutput
 from twobone_ik_ros.ros.endpoints import publisher
-from twobone_ik_ros.ros.process import run_node
+from twobone_ik_ros.ros.process import rclpy_error, run_node
 from twobone_ik_ros.solver import Reason, Status
 
 #: TWOBONE_IK_EXECUTOR=rclpy spins the node with rclpy's SingleThreadedExecutor
@@ -306,7 +306,17 @@ class TwoBoneIKNode(GuardedNode):
         except ValueError as error:
             self.get_logger().warning(f'parameter change refused: {error}')
             return SetParametersResult(successful=False, reason=str(error))
-        self._apply(config)
+        previous = self._config
+        try:
+            self._apply(config)
+        except rclpy_error() as error:
+            # rcl refused an entity of the new output on a valid name: SROS2's permissions
+            # (a keystore made for another output); the node goes on as it was
+            self._apply(previous)
+            reason = (f'output {config.output.value} cannot be made (security='
+                      f'{self._security}): ' + str(error).split(', at ')[0])
+            self.get_logger().warning(f'parameter change refused: {reason}')
+            return SetParametersResult(successful=False, reason=reason)
         self._drawing.publish(self._previous)  # the arm and the workspace change at once
         if not config.tip_link and any(name in changes for name in MODEL_PARAMETERS):
             self._robot_model.send(config)  # the node's own arm: its URDF is the node's

@@ -6,10 +6,12 @@ of its own (``JointStatesOutput``), and each controller output is a
 ``ControllerOutput`` with its transport.  A new controller output is a
 transport (``controller.Transport``) and a line here.  ``ArmOutput`` is
 what the node holds: ``mode``, the mode of its configuration, made anew
-when the parameter changes (the old one's entities leave the graph first,
-so only what the mode in force uses is there: an entity's cost,
-``ros.executor``), and what outlives a change (``arrival``: the moves'
-counters and ``reached``).
+when the parameter changes (the new one first, so that one the graph
+refuses leaves the mode in force as it was, and none of its entities
+behind: SROS2 refuses the topics of an output its enclave's permissions do
+not name; then the old one's entities leave the graph, so only what the
+mode in force uses is there), and what outlives a change (``arrival``:
+the moves' counters and ``reached``).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -23,7 +25,7 @@ counters and ``reached``).
 from __future__ import annotations
 
 from functools import partial
-from typing import Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Set
 
 from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
@@ -66,18 +68,41 @@ class ArmOutput:
         self.arrival = Arrival(node, warn)
         self._parts = Parts(node, self.arrival, moved, guard)
         self._output: Optional[Output] = None
+        self._config: Optional[IKConfig] = None
         #: the mode in force (from ``configure`` on): the node sends, follows and polls through it
         self.mode: OutputMode
 
     def configure(self, config: IKConfig) -> None:
         """Make ``config``'s output the one in force (a new mode only when it changed)."""
-        self.arrival.configure(config, config.output.drives_controller)
         if config.output is not self._output:
+            mode = self._make(config)
             if self._output is not None:
                 self.mode.destroy()
-            self.mode = MODES[config.output](self._parts, config)
+            self.mode = mode
             self._output = config.output
+        else:
+            self.arrival.configure(config, config.output.drives_controller)
+        self._config = config
         self.mode.configure(config)
+
+    def _make(self, config: IKConfig) -> OutputMode:
+        """
+        Make ``config``'s mode, and ``reached`` for a controller's.
+
+        If rcl refuses one of their entities, the arrival goes back to the
+        configuration in force and the entities made so far are destroyed.
+        """
+        node = self._parts.node
+        before = _entities(node)
+        try:
+            self.arrival.configure(config, config.output.drives_controller)
+            return MODES[config.output](self._parts, config)
+        except Exception:
+            if self._config is not None:
+                self.arrival.configure(self._config, self._config.output.drives_controller)
+            for entity in _entities(node) - before:
+                _destroy(node, entity)
+            raise
 
     def clock_jumped(self) -> None:
         """
@@ -88,3 +113,22 @@ class ArmOutput:
         """
         self.mode.clock_jumped()
         self.arrival.clock_jumped()
+
+
+def _entities(node: Node) -> Set[Any]:
+    """Return every entity the node has on the graph or in its executor's wait set."""
+    return {*node.publishers, *node.subscriptions, *node.clients, *node.services,
+            *node.timers, *node.waitables}
+
+
+def _destroy(node: Node, entity: Any) -> None:
+    """Destroy one of the node's entities, whatever its kind."""
+    for kind, destroy in ((node.publishers, node.destroy_publisher),
+                          (node.subscriptions, node.destroy_subscription),
+                          (node.clients, node.destroy_client),
+                          (node.services, node.destroy_service),
+                          (node.timers, node.destroy_timer)):
+        if entity in set(kind):
+            destroy(entity)
+            return
+    entity.destroy()  # a waitable: an action client takes itself off its node
