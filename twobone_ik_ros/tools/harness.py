@@ -230,12 +230,15 @@ def wait_for(condition: Callable[[], Any], timeout: float, failure: str) -> None
 #: Where the benchmarks write their tables (``results``), each in a block of its own.
 PERFORMANCE_PAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), 'doc', 'performance.md')
+#: ... and bench_ci, CI's times, beside the lanes they measure.
+TESTING_PAGE = os.path.join(os.path.dirname(PERFORMANCE_PAGE), 'testing.md')
 
 
-def result_options(parser: argparse.ArgumentParser) -> None:
+def result_options(parser: argparse.ArgumentParser, page: str = PERFORMANCE_PAGE) -> None:
     """Add the options of a benchmark's results: ``--write`` and ``--note``."""
     parser.add_argument('--write', action='store_true',
-                        help='also write the table into doc/performance.md (its own block)')
+                        help=f'also write the table into doc/{os.path.basename(page)} '
+                        '(its own block)')
     parser.add_argument('--note', default='',
                         help='said with the table, such as what else the machine was doing')
 
@@ -256,9 +259,10 @@ class _Tee(io.TextIOBase):
 
 
 @contextmanager
-def results(name: str, options: argparse.Namespace) -> Iterator[None]:
+def results(name: str, options: argparse.Namespace,
+            page: str = PERFORMANCE_PAGE) -> Iterator[None]:
     """
-    Print a benchmark's table; with ``--write``, put it in its block of doc/performance.md.
+    Print a benchmark's table; with ``--write``, put it in its block of ``page``.
 
     The block (between ``<!-- name -->`` and ``<!-- /name -->``) gets the
     table with the date, the ROS distribution, the CPU, the load and the
@@ -281,11 +285,11 @@ def results(name: str, options: argparse.Namespace) -> Iterator[None]:
              f'{cpu} ({os.cpu_count()} cores), load {load_average} at the end'
              + (f'; {options.note}' if options.note else '') + ':\n\n```text\n'
              + tee.copy.getvalue() + f'```\n<!-- /{name} -->')
-    with open(PERFORMANCE_PAGE, encoding='utf-8') as page:
-        text = page.read()
+    with open(page, encoding='utf-8') as read:
+        text = read.read()
     begin, end = text.index(f'<!-- {name} -->'), text.index(f'<!-- /{name} -->')
-    with open(PERFORMANCE_PAGE, 'w', encoding='utf-8') as page:
-        page.write(text[:begin] + block + text[end + len(f'<!-- /{name} -->'):])
+    with open(page, 'w', encoding='utf-8') as written:
+        written.write(text[:begin] + block + text[end + len(f'<!-- /{name} -->'):])
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""
+CI from nothing: ``.ci/run`` on a fresh clone with empty caches, beside CPU-bound work.
+
+CI's limit is on a fresh machine: 75 minutes with two CPU-bound processes
+beside it (nothing lands past 90).  This clones the checkout's HEAD into a
+temporary folder with ``../shared`` beside it (a link to ``TWOBONE_SHARED``),
+points every cache at an empty folder (``XDG_CACHE_HOME``: the C++ stack,
+Humble's build, pip's downloads), starts ``--busy`` CPU-bound processes of
+its own and runs ``.ci/run`` there as CI does.  Reported per lane: passed or
+failed, its time and the CPU of all it ran, and its build (the C++ stack on
+Kilted, ROS 2 Humble) with its own time and CPU; then the whole against the
+limit.  ``.ci/run``'s whole output is kept in ``--log``.  The last line is
+for scripts:
+
+    ci_seconds=<the whole> ci_passed=<true|false> (one line)
+"""
+
+# Copyright 2026 The twobone_ik_ros Authors
+# Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+# in compliance with the License. You may obtain a copy of the License at
+# http://www.apache.org/licenses/LICENSE-2.0 Unless required by applicable law or agreed to in
+# writing, software distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
+# language governing permissions and limitations under the License.
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LIMIT_S = 75 * 60
+#: what .ci/run and scripts/env.sh print: a lane's end, a build's end, the whole
+LANE = re.compile(r'^=== \.ci/run: (\w+) (passed|FAILED) in (\d+) s \((\d+) s of CPU\) ===$')
+BUILD = re.compile(r'^scripts: (the C\+\+ stack|ROS 2 Humble) built in (\d+) s \((\d+) s of CPU\)')
+WHOLE = re.compile(r'^=== \.ci/run: (\d+) s in all \((passed|FAILED)\) ===$')
+BUILT_BY = {'the C++ stack': 'kilted', 'ROS 2 Humble': 'humble'}
+
+
+def hogs(count):
+    """Start ``count`` CPU-bound processes; return them (killed by PID at the end)."""
+    return [subprocess.Popen([sys.executable, '-c', 'while True: pass']) for _ in range(count)]
+
+
+def run_ci(shared, log_path):
+    """Run .ci/run on a fresh clone of HEAD with empty caches; return its output's lines."""
+    with tempfile.TemporaryDirectory(prefix='twobone_bench_ci.') as folder:
+        clone = os.path.join(folder, 'twobone_ik_ros')
+        subprocess.run(['git', 'clone', '--quiet', ROOT, clone], check=True)
+        os.symlink(os.path.abspath(shared), os.path.join(folder, 'shared'))
+        env = {key: value for key, value in os.environ.items()
+               if not key.startswith(('TWOBONE_', 'ROS_', 'PIP_', 'VIRTUAL_ENV'))}
+        env.update(CI='true', XDG_CACHE_HOME=os.path.join(folder, 'cache'),
+                   PATH=os.pathsep.join(  # not scripts/bench's venv: CI makes its own
+                       entry for entry in env.get('PATH', '').split(os.pathsep)
+                       if not os.path.exists(os.path.join(entry, 'activate'))))
+        with open(log_path, 'w', encoding='utf-8') as log:
+            subprocess.run(['bash', '.ci/run'], cwd=clone, env=env, stdout=log,
+                           stderr=subprocess.STDOUT, check=False)
+    with open(log_path, encoding='utf-8', errors='replace') as log:
+        return log.read().splitlines()
+
+
+def summary(lines):
+    """Return ({lane: (status, s, CPU s)}, {lane: (build s, CPU s)}, (whole s, status))."""
+    lanes, builds, whole = {}, {}, None
+    for line in lines:
+        if (match := LANE.match(line)):
+            lanes[match[1]] = (match[2], int(match[3]), int(match[4]))
+        elif (match := BUILD.match(line)):
+            builds[BUILT_BY[match[1]]] = (int(match[2]), int(match[3]))
+        elif (match := WHOLE.match(line)):
+            whole = (int(match[1]), match[2])
+    return lanes, builds, whole
+
+
+def main():
+    from twobone_ik_ros.tools.harness import result_options, results, TESTING_PAGE
+
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--busy', type=int, default=2, help='CPU-bound processes beside it')
+    parser.add_argument('--log', default=os.path.join(tempfile.gettempdir(), 'bench_ci.log'),
+                        help=".ci/run's whole output")
+    result_options(parser, TESTING_PAGE)
+    options = parser.parse_args()
+    shared = os.environ.get('TWOBONE_SHARED', os.path.join(ROOT, '..', 'shared'))
+    if not os.path.isdir(shared) or not shutil.which('git'):
+        sys.exit(f'bench_ci: needs git and ../shared (TWOBONE_SHARED): {shared!r} is no folder')
+    beside = hogs(options.busy)
+    try:
+        lanes, builds, whole = summary(run_ci(shared, options.log))
+    finally:
+        for hog in beside:
+            hog.kill()
+            hog.wait()
+    if whole is None:
+        sys.exit(f'bench_ci: .ci/run ended without its last line; see {options.log}')
+    with results('bench_ci', options, TESTING_PAGE):
+        print(f'.ci/run on a fresh clone, empty caches, {options.busy} CPU-bound processes beside')
+        print(f'{"lane":>7s} {"result":>7s} {"s":>6s} {"CPU s":>6s} {"build s":>8s} '
+              f'{"build CPU s":>11s}')
+        for lane, (status, seconds, cpu) in sorted(lanes.items()):
+            build = builds.get(lane)
+            print(f'{lane:>7s} {status:>7s} {seconds:6d} {cpu:6d} '
+                  + (f'{build[0]:8d} {build[1]:11d}' if build else f'{"-":>8s} {"-":>11s}'))
+        print(f'{"all":>7s} {whole[1]:>7s} {whole[0]:6d} ({whole[0] / 60:.1f} min of the '
+              f'{LIMIT_S // 60} allowed)')
+        print(f'ci_seconds={whole[0]} ci_passed={str(whole[1] == "passed").lower()}', flush=True)
+
+
+if __name__ == '__main__':
+    main()
