@@ -46,18 +46,35 @@ def hogs(count):
     return [subprocess.Popen([sys.executable, '-c', 'while True: pass']) for _ in range(count)]
 
 
+def fresh_environment():
+    """
+    Return the environment of a fresh login: none of what ``scripts/bench`` set up.
+
+    Its venv's Python exported the ROS wheels' library path and the
+    bootstrapper's guard (``_ROS_WHEELS_BOOTSTRAP_COMPLETE``), which would
+    keep another lane's Python from finding its own libraries, and its
+    prefixes (AMENT_PREFIX_PATH, PYTHONPATH, ...): only the login's own
+    variables are kept, and PATH without the folders of a venv or a workspace.
+    """
+    kept = {key: value for key, value in os.environ.items()
+            if key in ('HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'TMPDIR', 'LANG')
+            or key.startswith('LC_')}
+    kept['PATH'] = os.pathsep.join(
+        entry for entry in os.environ.get('PATH', '').split(os.pathsep)
+        if entry and not os.path.exists(os.path.join(entry, 'activate'))
+        and os.sep + 'install' + os.sep not in entry + os.sep
+        and not entry.startswith(ROOT))
+    return kept
+
+
 def run_ci(shared, log_path):
     """Run .ci/run on a fresh clone of HEAD with empty caches; return its output's lines."""
     with tempfile.TemporaryDirectory(prefix='twobone_bench_ci.') as folder:
         clone = os.path.join(folder, 'twobone_ik_ros')
         subprocess.run(['git', 'clone', '--quiet', ROOT, clone], check=True)
         os.symlink(os.path.abspath(shared), os.path.join(folder, 'shared'))
-        env = {key: value for key, value in os.environ.items()
-               if not key.startswith(('TWOBONE_', 'ROS_', 'PIP_', 'VIRTUAL_ENV'))}
-        env.update(CI='true', XDG_CACHE_HOME=os.path.join(folder, 'cache'),
-                   PATH=os.pathsep.join(  # not scripts/bench's venv: CI makes its own
-                       entry for entry in env.get('PATH', '').split(os.pathsep)
-                       if not os.path.exists(os.path.join(entry, 'activate'))))
+        env = fresh_environment()
+        env.update(CI='true', XDG_CACHE_HOME=os.path.join(folder, 'cache'))
         with open(log_path, 'w', encoding='utf-8') as log:
             subprocess.run(['bash', '.ci/run'], cwd=clone, env=env, stdout=log,
                            stderr=subprocess.STDOUT, check=False)
