@@ -180,23 +180,28 @@ twobone_ensure_ros_tools() {
 # a time per machine: a second run waits for the first.
 twobone_ensure_cpp_stack() {
   [ -n "$TWOBONE_CPP_HOME" ] || return 0
-  local start=$SECONDS cpu end_cpu
-  if [ ! -f "$TWOBONE_CPP_HOME/.built" ]; then
-    twobone_children_cpu_s cpu
-    echo "scripts: building the C++ stack of $TWOBONE_ROS_CPP_SOURCES into $TWOBONE_CPP_HOME/ws" \
-      "(once per machine: 20 to 30 minutes on 2 cores; log: $TWOBONE_CPP_HOME/build.log)" >&2
-    # shellcheck disable=SC2086  (the flags are words)
-    env $TWOBONE_CPP_BUILD bash "$TWOBONE_ROS_CPP_SOURCES/build.sh" "$TWOBONE_VENV" "$TWOBONE_VENV-ros2-ws" \
-      "$TWOBONE_CPP_HOME/ws" > "$TWOBONE_CPP_HOME/build.log" 2>&1 || {
-        tail -40 "$TWOBONE_CPP_HOME/build.log" >&2
-        echo "scripts: the C++ build failed (whole log: $TWOBONE_CPP_HOME/build.log)" >&2
-        return 1; }
-    touch "$TWOBONE_CPP_HOME/.built"
-    twobone_children_cpu_s end_cpu
-    echo "scripts: the C++ stack built in $(( SECONDS - start )) s ($(( end_cpu - cpu )) s of CPU)" >&2
-  fi
+  twobone_cpp_stack_built || twobone_build_cpp_stack || return 1
   twobone_source_workspace "$TWOBONE_CPP_HOME/ws"
-  return 0
+}
+
+twobone_cpp_stack_built() {  # true when there is nothing to build (no stack, or built)
+  [ -z "$TWOBONE_CPP_HOME" ] || [ -f "$TWOBONE_CPP_HOME/.built" ]
+}
+
+twobone_build_cpp_stack() {
+  local start=$SECONDS cpu end_cpu
+  twobone_children_cpu_s cpu
+  echo "scripts: building the C++ stack of $TWOBONE_ROS_CPP_SOURCES into $TWOBONE_CPP_HOME/ws" \
+    "(once per machine: 20 to 30 minutes on 2 cores; log: $TWOBONE_CPP_HOME/build.log)" >&2
+  # shellcheck disable=SC2086  (the flags are words)
+  env $TWOBONE_CPP_BUILD bash "$TWOBONE_ROS_CPP_SOURCES/build.sh" "$TWOBONE_VENV" "$TWOBONE_VENV-ros2-ws" \
+    "$TWOBONE_CPP_HOME/ws" > "$TWOBONE_CPP_HOME/build.log" 2>&1 || {
+      tail -40 "$TWOBONE_CPP_HOME/build.log" >&2
+      echo "scripts: the C++ build failed (whole log: $TWOBONE_CPP_HOME/build.log)" >&2
+      return 1; }
+  touch "$TWOBONE_CPP_HOME/.built"
+  twobone_children_cpu_s end_cpu
+  echo "scripts: the C++ stack built in $(( SECONDS - start )) s ($(( end_cpu - cpu )) s of CPU)" >&2
 }
 
 # Sets the variable named $1 to the CPU seconds (user + system) of the children
@@ -247,6 +252,13 @@ twobone_ensure_humble() {
 # Everything that builds into TWOBONE_CPP_HOME (or TWOBONE_HUMBLE_HOME) runs under
 # one lock (flock), so a CI run and a session's run on one machine never build
 # into it together.
+# With --background, a C++ stack still to be built is built behind the caller's
+# back: the venv and the launch tools are made first, then the build starts in a
+# session of its own (autogroup: it gets its own share of the CPU beside the
+# tests the caller runs meanwhile) and keeps the lock until it ends;
+# TWOBONE_CPP_BUILD_PID names it, and twobone_await_cpp_stack waits for it and
+# sources the workspace.
+TWOBONE_CPP_BUILD_PID=""
 twobone_ensure_all() {
   local home="$TWOBONE_CPP_HOME$TWOBONE_HUMBLE_HOME"
   if [ -z "$home" ]; then
@@ -259,11 +271,30 @@ twobone_ensure_all() {
   local status=0
   if [ -n "$TWOBONE_HUMBLE_HOME" ]; then
     twobone_ensure_humble || status=$?
+  elif [ "${1:-}" = --background ] && ! twobone_cpp_stack_built; then
+    { twobone_ensure_venv && twobone_ensure_ros_tools; } || status=$?
+    if [ "$status" = 0 ]; then
+      # the build's subshell holds the lock (an inherited descriptor): close ours, no unlock
+      setsid -w bash -c "$(declare -f twobone_build_cpp_stack twobone_children_cpu_s)
+        $(declare -p TWOBONE_ROS_CPP_SOURCES TWOBONE_CPP_HOME TWOBONE_CPP_BUILD TWOBONE_VENV)
+        twobone_build_cpp_stack" &
+      TWOBONE_CPP_BUILD_PID=$!
+      exec {twobone_lock}>&-
+      return 0
+    fi
   else
     { twobone_ensure_venv && twobone_ensure_ros_tools && twobone_ensure_cpp_stack; } || status=$?
   fi
   flock -u "$twobone_lock"
   return "$status"
+}
+
+twobone_await_cpp_stack() {  # the build --background started: its status; sourced when built
+  if [ -n "$TWOBONE_CPP_BUILD_PID" ]; then
+    wait "$TWOBONE_CPP_BUILD_PID" || return 1
+    TWOBONE_CPP_BUILD_PID=""
+  fi
+  twobone_ensure_cpp_stack
 }
 
 # Discovery stays on this machine, in a domain of this run's own (1..101):

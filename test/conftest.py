@@ -74,6 +74,10 @@ HOW_TO_GET_CPP = (
     '20 to 30 minutes, root for apt-get), or from a shell with a ROS 2 install that has '
     'robot_state_publisher, tf2_ros, ros2_control and ros2_controllers')
 _deselected_cpp = []
+#: the markers of the tests that need the C++ stack's build on Kilted (control_msgs comes with it)
+CPP_STACK_MARKERS = ('ros_cpp', 'control_msgs')
+CPP_STACK_PARTS = ('before', 'after')
+_other_part = []
 #: the lanes whose middleware has the DDS security plugins and sros2 (the Humble lane's Cyclone
 #: DDS; the wheels' Fast DDS has none): elsewhere the tests marked ``sros2`` are deselected
 SECURITY_LANES = ('humble',)
@@ -83,10 +87,30 @@ _deselected_sros2 = []
 def pytest_addoption(parser):
     parser.addoption('--without-cpp-stack', metavar='WHY', default='',
                      help='deselect the tests marked ros_cpp, and say so with WHY')
+    parser.addoption('--cpp-stack-part', choices=CPP_STACK_PARTS, default=None,
+                     help='before: only the tests that need nothing of the C++ stack (they run '
+                     'while it builds); after: only those that need it (ros_cpp, control_msgs)')
+
+
+def _needs_cpp_stack(item):
+    return any(item.get_closest_marker(marker) for marker in CPP_STACK_MARKERS)
 
 
 def pytest_collection_modifyitems(config, items):
-    """Deselect, counted, ``ros_cpp`` under ``--without-cpp-stack``, ``sros2`` off its lanes."""
+    """
+    Deselect, counted, what this run is not for.
+
+    ``ros_cpp`` under ``--without-cpp-stack``, ``sros2`` off its lanes, and one
+    side of ``--cpp-stack-part`` (scripts/test runs the part that needs nothing
+    of the C++ stack while the stack builds, and the rest after).
+    """
+    part = config.getoption('--cpp-stack-part')
+    if part is not None:
+        wanted = part == 'after'
+        _other_part.extend(item for item in items if _needs_cpp_stack(item) != wanted)
+        if _other_part:
+            config.hook.pytest_deselected(items=list(_other_part))
+            items[:] = [item for item in items if _needs_cpp_stack(item) == wanted]
     for marker, wanted, deselected in (
             ('ros_cpp', bool(config.getoption('--without-cpp-stack')), _deselected_cpp),
             ('sros2', os.environ.get('ROS_DISTRO') not in SECURITY_LANES, _deselected_sros2)):
@@ -105,6 +129,12 @@ def pytest_terminal_summary(terminalreporter, config):
         terminalreporter.write_line(
             f'deselected {len(_deselected_cpp)} tests marked ros_cpp '
             f'(they need the C++ robot_state_publisher, tf2_ros and ros2_control): {why}')
+    part = config.getoption('--cpp-stack-part')
+    if part is not None:
+        terminalreporter.write_line(
+            f'deselected {len(_other_part)} tests: the part of the suite '
+            + ('that needs the C++ stack runs after its build' if part == 'before'
+               else 'that needs nothing of the C++ stack ran while it built'))
     if _deselected_sros2:
         terminalreporter.write_line(
             f'deselected {len(_deselected_sros2)} tests marked sros2: they run on the lanes '

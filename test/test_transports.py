@@ -303,6 +303,7 @@ def test_a_change_of_output_swaps_the_entities_on_the_graph(bench):
         assert seen() == expected[value], value
 
 
+@pytest.mark.control_msgs
 def test_a_mode_rcl_refuses_midway_leaves_the_one_in_force_and_nothing_of_its_own(
         bench, monkeypatch):
     """As SROS2 refuses an output whose topics the enclave's permissions do not name."""
