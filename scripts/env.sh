@@ -53,8 +53,12 @@ TWOBONE_CACHE="${TWOBONE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/twobone_ik_ros}"
 TWOBONE_CPP_HOME=""
 # The C++ stack is test infrastructure: built without -O3 (doc/testing.md has what it saves).
 TWOBONE_CPP_BUILD="${TWOBONE_CPP_BUILD:-BUILD_TYPE=None CFLAGS=-O1 CXXFLAGS=-O1}"
-twobone_tree_digest() {  # every file of the given folders, by path and content
-  (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-16
+# Every file of the given folder, by path and content, but Python's byte code: a build
+# that runs the sources' Python writes __pycache__ into them (Humble's rcutils does,
+# where PYTHONDONTWRITEBYTECODE is unset), and the next run must find the same key.
+twobone_tree_digest() {
+  (cd "$1" && find . -name __pycache__ -prune -o -type f ! -name '*.pyc' -print0 | sort -z \
+    | xargs -0 sha256sum) | sha256sum | cut -c1-16
 }
 if [ -n "${TWOBONE_ROS_CPP_SOURCES:-}" ] && [ "$TWOBONE_DISTRO" = kilted ]; then
   TWOBONE_ROS_CPP_SOURCES="$(cd "$TWOBONE_ROS_CPP_SOURCES" 2>/dev/null && pwd)" || {
