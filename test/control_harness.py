@@ -92,15 +92,15 @@ class ControlledArm:
                                  self.reached.append, 100)
         self._clients = {}
         self._stamps = iter(range(900_000, 1_000_000))  # reach's targets (action output)
-        # the node's action client reads the server's status (remapped to the controller's)
-        status = f'{self.namespace}/{self.controller}/{self.output.topic}/_action/status'
+        # the node's action client takes the server's feedback (remapped to the controller's)
+        feedback = f'{self.namespace}/{self.controller}/{self.output.topic}/_action/feedback'
         try:
             self.wait_until_active(self.controller, 'joint_state_broadcaster')
             self.probe.wait_for_node(timeout=60.0)
             assert self.probe.spin_until(
                 lambda: self._command_pub.get_subscription_count() >= 1
                 and self.path_pub.get_subscription_count() >= 1
-                and (node.count_subscribers(status) >= 1 if self.action
+                and (node.count_subscribers(feedback) >= 1 if self.action
                      else node.count_publishers(self.topic) >= 2), 30.0), 'topics not matched'
             # the node has read the arm's state: its joint_states reader can match
             # joint_state_broadcaster after the arm first moves (the probe heard it), and

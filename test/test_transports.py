@@ -256,6 +256,49 @@ def test_the_action_sends_the_move_as_a_goal_and_its_success_is_reached(bench):
     server.server.destroy()
 
 
+@pytest.mark.control_msgs
+def test_targets_while_a_goal_is_being_accepted_wait_and_the_newest_goes(bench):
+    """At 1 kHz goals queued behind each other's acceptance: one goal per acceptance now."""
+    server = GoalServer(bench.peer)
+    bench.arm_at(GOAL)
+    mode = bench.output('follow_joint_trajectory', goal_tolerance=0.002)
+    heard(bench, mode)
+    bench.spin_until(lambda: mode.poll() or mode._transport.listened)
+    targets = [(GOAL[0] + 0.3, GOAL[1]), (GOAL[0] + 0.2, GOAL[1]), (GOAL[0] + 0.1, GOAL[1])]
+    stamps = []
+    for target in targets:  # no spin between them: the first goal's acceptance cannot come
+        stamps.append(stamp_now(bench.node))
+        mode.send(*target, stamps[-1], None)
+    assert mode._transport.busy
+    bench.arm_at(targets[-1])
+    bench.spin_until(lambda: bench.reached)
+    assert [tuple(goal.trajectory.points[-1].positions) for goal in server.goals] == \
+        [pytest.approx(targets[0], abs=1e-12), pytest.approx(targets[-1], abs=1e-12)]
+    assert bench.reached[0].header.stamp == stamps[-1]
+    counters = bench.arrival.ledger.counters
+    assert (counters.sent, counters.superseded, counters.reached) == (3, 2, 1)
+    server.server.destroy()
+
+
+@pytest.mark.control_msgs
+def test_a_server_that_never_accepts_holds_no_target_back_for_long(bench, monkeypatch):
+    from twobone_ik_ros.outputs import follow_joint_trajectory
+    server = GoalServer(bench.peer)
+    bench.arm_at(GOAL)
+    mode = bench.output('follow_joint_trajectory')
+    heard(bench, mode)
+    bench.spin_until(lambda: mode.poll() or mode._transport.listened)
+    server.server.destroy()  # gone after the goal went: its acceptance never comes
+    monkeypatch.setattr(follow_joint_trajectory, 'ACCEPTANCE_WAIT_NS', 50_000_000)
+    mode.send(GOAL[0] + 0.1, GOAL[1], stamp_now(bench.node), None)
+    mode.send(GOAL[0] + 0.2, GOAL[1], stamp_now(bench.node), None)  # waits
+    assert mode._waiting is not None
+    bench.spin_until(lambda: not mode._transport.busy)
+    mode.poll()  # the node's timer: the waiting target goes
+    assert mode._waiting is None
+    assert bench.arrival.ledger.counters.sent == 2
+
+
 def entities(node):
     """Return the node's publishers' and subscriptions' topics, and its action clients'."""
     from rclpy.action import get_action_client_names_and_types_by_node

@@ -10,7 +10,10 @@ is under way, the last one sent).
   each joint) of the move's end, no earlier than the move's planned end
   (less ``ARRIVAL_SLACK_NS``): a closed path starts where it ends, and a
   controller follows a trajectory in time, so it cannot be there sooner;
-- superseded: a new target or path was sent before the arm got there;
+- superseded: a new target or path was sent before the arm got there, or
+  before the move could be sent (with the action output a target waits
+  while the goal before it is being accepted, and a newer target replaces
+  it: ``MoveLedger.passed_over``);
 - failed.no_controller: nothing subscribed to the command topic (or no
   action server) when it was sent: it went nowhere;
 - failed.rejected, failed.aborted: the action's server rejected the goal,
@@ -177,6 +180,12 @@ class MoveLedger:
         """
         self.counters.sent += 1
         self._fail(reason)
+
+    def passed_over(self) -> None:
+        """Record a target's move that waited to be sent and was replaced by a newer one's."""
+        counters = self.counters
+        counters.sent += 1
+        counters.superseded += 1
 
     def measured(self, position: Angles, tolerance: float, now_ns: int) -> Optional[Move]:
         """Return the move under way if ``position`` is within ``tolerance`` of its end."""

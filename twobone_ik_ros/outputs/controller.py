@@ -82,6 +82,8 @@ class Carrier:
     #: reads the arm's joint states that waited while a move was under way
     #: (``ControllerOutput.catch_up``): before what needs them is told or used
     catch_up: Callable[[], None]
+    #: the transport takes a motion again (``Transport.busy`` ended): a target that waited goes
+    free: Callable[[], None]
 
 
 class Transport(Protocol):
@@ -91,6 +93,15 @@ class Transport(Protocol):
     answers: bool
     #: something takes the commands, as last asked (``listen``)
     listened: bool
+
+    @property
+    def busy(self) -> bool:
+        """
+        Tell whether a motion sent is still being taken (an action's goal not yet accepted).
+
+        A target then waits, replacing any that waited, until the transport
+        calls the carrier's ``free``.
+        """
 
     def listen(self) -> None:
         """Ask the graph whether something takes the commands (not per target)."""
@@ -139,9 +150,12 @@ class ControllerOutput(OutputMode):
         self._cycles = ControllerCycles()
         self._held = False  # the state's subscription is held back (``_hold``)
         self._due_timer: Any = None  # ends the hold when the move is due, while it holds
+        #: the target (``send``'s arguments) waiting while the transport is busy
+        self._waiting: Optional[Tuple[float, float, Any, Optional[Angles]]] = None
         self._transport = transport(Carrier(
             parts.node, self._tracker, self._cycles, self._check, self._check_position,
-            lambda: self._bounds, self._playback, parts.guard, parts.arrival, self.catch_up))
+            lambda: self._bounds, self._playback, parts.guard, parts.arrival, self.catch_up,
+            self._free))
         self._transport.listen()
         load_path_timing()  # now, not in the first path's callback (see path_timing)
         self._state_subscription = subscription(self._node, 'joint_states',
@@ -165,6 +179,7 @@ class ControllerOutput(OutputMode):
 
     def _forget_arm(self) -> None:
         """Forget the arm's state, motion and cycles (another arm, a clock that jumped)."""
+        self._pass_over()
         self._release()
         self._tracker.forget()
         self._cycles.forget()
@@ -191,6 +206,8 @@ class ControllerOutput(OutputMode):
         """
         self._transport.listen()
         self.catch_up()
+        if self._waiting is not None and not self._transport.busy:
+            self._free()  # the goal before it was never answered in time
         if self.arrival.poll():
             self._tracker.forget_measurement()  # plan from the commands until states return
 
@@ -209,6 +226,7 @@ class ControllerOutput(OutputMode):
     def destroy(self) -> None:
         """Stop streaming; take the transport and the state's subscription off the graph."""
         super().destroy()
+        self._pass_over()
         self._transport.stop()
         self._transport.destroy()
         self._release()
@@ -221,8 +239,16 @@ class ControllerOutput(OutputMode):
         Send the move to the solution, planned within the limits from the arm's state.
 
         Refused (counted, warned) when it would leave the limits or ruckig
-        does not plan it: the move under way goes on.
+        does not plan it: the move under way goes on.  While the transport
+        is busy (the action's goal before is being accepted) the target
+        waits, and a newer one replaces it (superseded): at 1 kHz goals
+        queued behind each other's acceptance, and each target came later
+        than the one before (bench_control).
         """
+        if self._transport.busy:
+            self._pass_over()
+            self._waiting = (theta1, theta2, stamp, start)
+            return
         goal = self._bounds.inside((theta1, theta2))
         self.catch_up()  # the arm as it is now, not as it was before a wait
         tracker = self._tracker
@@ -237,6 +263,18 @@ class ControllerOutput(OutputMode):
             self._refused(goal, refusal)
             return
         self._sent(stamp, goal, seconds, tracker.braked - braked)
+
+    def _free(self) -> None:
+        """Send the target that waited while the transport was busy, if one did."""
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None:
+            self.send(*waiting)
+
+    def _pass_over(self) -> None:
+        """Drop the target that waited, if one did: superseded (a newer motion goes instead)."""
+        if self._waiting is not None:
+            self._waiting = None
+            self.arrival.passed_over()
 
     def _sent(self, stamp: Any, goal: Angles, seconds: float, braked: int = 0) -> None:
         """
@@ -364,6 +402,7 @@ class ControllerOutput(OutputMode):
         state), and returned; otherwise at its own timing (None).
         """
         self._playback.stop()
+        self._pass_over()
         self.catch_up()
         motion = self._run_path(path)
         goal = (float(path.positions[-1, 0]), float(path.positions[-1, 1]))

@@ -11,7 +11,11 @@ the controller's success means what ``reached`` means.  A new goal
 replaces the one in flight: joint_trajectory_controller cancels the old
 goal when it accepts the new one (the node does not cancel it first: the
 arm would stop between the two).  Every answer is counted by result and
-handed to ``arrival`` for the goal's move.
+handed to ``arrival`` for the goal's move.  While a goal waits for its
+acceptance, a target waits (``busy``), and a newer one replaces it: one goal
+per acceptance, however fast the targets come.  The goals go on the action's
+own services (``ros.goals``), without rclpy's ActionClient and the status
+arrays it reads.
 
 control_msgs is imported when the output is configured, not with the
 package: it comes with ros2_control, which a display does not need.
@@ -27,6 +31,7 @@ package: it comes with ros2_control, which a display does not need.
 
 from __future__ import annotations
 
+import time
 from typing import Any, Optional
 
 from action_msgs.msg import GoalStatus
@@ -37,13 +42,17 @@ from twobone_ik_ros.motion.feedback import Move
 from twobone_ik_ros.outputs.commands import duration
 from twobone_ik_ros.outputs.controller import Carrier
 from twobone_ik_ros.outputs.trajectories import TrajectorySender
-from twobone_ik_ros.ros.endpoints import action_client
+from twobone_ik_ros.ros.endpoints import goal_client
+#: How long a goal sent may wait for its acceptance before a target waits no more for it
+#: (``TrajectoryGoals.busy``): far above an acceptance's round trip (milliseconds), far
+#: below a target's patience.
+ACCEPTANCE_WAIT_NS = 200_000_000
 #: A finished goal's status as a result of ``feedback.GOAL_OUTCOMES``; any other is an abort.
 _RESULTS = {GoalStatus.STATUS_SUCCEEDED: 'succeeded', GoalStatus.STATUS_CANCELED: 'canceled'}
 
 
 class TrajectoryGoals:
-    """The action's client (a ``trajectories.Delivery``): goals sent, answers to ``arrival``."""
+    """The action's goals (a ``trajectories.Delivery``): sent, answers to ``arrival``."""
 
     answers = True
     as_bytes = False
@@ -60,11 +69,24 @@ class TrajectoryGoals:
         from control_msgs.msg import JointTolerance
         self._goal_type = FollowJointTrajectory.Goal
         self._tolerance_type = JointTolerance
-        self._client = action_client(carrier.node, Output.FOLLOW_JOINT_TRAJECTORY.topic)
+        self._client = goal_client(carrier.node, Output.FOLLOW_JOINT_TRAJECTORY.topic)
         self._arrival = carrier.arrival
         self._catch_up = carrier.catch_up
+        self._free = carrier.free
         self._guard = carrier.guard
-        self._request: Any = None  # the goal just sent, until ``track`` names its move
+        self._sent: Any = None  # (goal id, acceptance) of the goal just sent, until ``track``
+        self._accepting_since: Optional[int] = None  # (monotonic ns) a goal not yet answered
+
+    @property
+    def busy(self) -> bool:
+        """
+        Tell whether the goal sent last is still waiting for the server's acceptance.
+
+        For at most ``ACCEPTANCE_WAIT_NS``: a server that does not answer
+        (gone, or stalled) holds no target back for longer.
+        """
+        since = self._accepting_since
+        return since is not None and time.monotonic_ns() - since < ACCEPTANCE_WAIT_NS
 
     def ready(self) -> bool:
         """Tell whether the action's server is there (a graph query: not per target)."""
@@ -77,24 +99,30 @@ class TrajectoryGoals:
         goal.goal_tolerance = [self._tolerance_type(name=name, position=config.goal_tolerance)
                                for name in trajectory.joint_names]
         goal.goal_time_tolerance = duration(round(config.goal_time_tolerance * 1e9))
-        self._request = self._client.send_goal_async(goal)
+        self._sent = self._client.send_goal_async(goal)
+        self._accepting_since = time.monotonic_ns()
 
     def track(self, move: Optional[Move]) -> None:
         """Hand the answers to the goal just sent to ``arrival`` as ``move``'s."""
-        request, self._request = self._request, None
-        if request is None or move is None:
+        sent, self._sent = self._sent, None
+        if sent is None:
             return
-        request.add_done_callback(self._guard(lambda done: self._answered(done, move)))
+        goal_id, acceptance = sent
+        acceptance.add_done_callback(self._guard(
+            lambda done: self._answered(done, goal_id, move)))
 
-    def _answered(self, request: Any, move: Move) -> None:
-        """Take the server's accept or reject; an accepted goal's result follows."""
-        handle = request.result()
-        if not handle.accepted:
-            self._arrival.answered(move, 'rejected',
-                                   'the controller rejected the goal (is it active?)')
-            return
-        handle.get_result_async().add_done_callback(
-            self._guard(lambda done: self._finished(done, move)))
+    def _answered(self, acceptance: Any, goal_id: Any, move: Optional[Move]) -> None:
+        """Take the server's accept or reject, ask for an accepted goal's result; go on."""
+        self._accepting_since = None
+        response = acceptance.result()
+        if move is not None:
+            if not response.accepted:
+                self._arrival.answered(move, 'rejected',
+                                       'the controller rejected the goal (is it active?)')
+            else:
+                self._client.get_result_async(goal_id).add_done_callback(
+                    self._guard(lambda done: self._finished(done, move)))
+        self._free()  # a target that waited for this answer goes now
 
     def _finished(self, result: Any, move: Move) -> None:
         """Hand the goal's end to ``arrival``, as a result of ``_RESULTS``."""

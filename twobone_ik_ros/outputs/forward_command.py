@@ -43,6 +43,7 @@ class CommandStream:
     """Moves streamed as positions for forward_command_controller: a transport."""
 
     answers = False
+    busy = False  # a command is taken as it is published
 
     def __init__(self, carrier: Carrier) -> None:
         """Make the ``commands`` publisher; the stream's timer comes when a move does."""

@@ -33,6 +33,7 @@ class TrajectoryTopic:
 
     answers = False
     as_bytes = True
+    busy = False  # a message is taken as it is published
 
     def __init__(self, carrier: Carrier) -> None:
         """Make the publisher."""

@@ -56,6 +56,10 @@ class Delivery(Protocol):
     #: the trajectories go as bytes (on a topic; a goal carries the message itself)
     as_bytes: bool
 
+    @property
+    def busy(self) -> bool:
+        """Tell whether the trajectory delivered last is still being taken (``Transport``)."""
+
     def ready(self) -> bool:
         """Tell whether something takes the trajectories (a graph query: not per target)."""
 
@@ -86,6 +90,11 @@ class TrajectorySender:
         self._point = JointTrajectory()
         self._point.points = [JointTrajectoryPoint()]
         self._point.points[0].positions = array('d', (0.0, 0.0))
+
+    @property
+    def busy(self) -> bool:
+        """Tell whether the trajectory delivered last is still being taken (``Transport``)."""
+        return self._delivery.busy
 
     def listen(self) -> None:
         """Ask the graph whether the delivery has a taker."""

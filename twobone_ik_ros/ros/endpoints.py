@@ -2,7 +2,7 @@
 Every endpoint of the IK node made from its row of ``model.interface.INTERFACE``.
 
 The node's parts call ``publisher``, ``subscription``, ``client`` and
-``action_client`` with an endpoint's name and nothing of its type or QoS.
+``goal_client`` with an endpoint's name and nothing of its type or QoS.
 Every entity is made without rclpy's QoS event handlers (``qos_events``:
 the node finds a peer that cannot match in the graph instead,
 ``node.qos_watch``).  Types are imported when an endpoint is made, so an
@@ -68,9 +68,9 @@ def client(node: Any, server: str, name: str) -> Any:
                               qos_profile=profile(row.qos))
 
 
-def action_client(node: Any, name: str) -> Any:
-    """Create the node's action client ``name`` (imports the action's package now)."""
-    from rclpy.action import ActionClient
+def goal_client(node: Any, name: str) -> Any:
+    """Create the node's client of the action ``name``'s goals (imports its package now)."""
+    from twobone_ik_ros.ros.goals import GoalClient
 
     row = endpoint(name, Role.SENDS_GOALS)
-    return ActionClient(node, interface_type(row.type), row.name)
+    return GoalClient(node, interface_type(row.type), row.name)
