@@ -178,21 +178,6 @@ twobone_ensure_ros_tools() {
   return 0
 }
 
-# One C++ build at a time on this machine (Kilted's stack or Humble): two at once
-# on 2 cores each take about twice as long, so the tests that wait for either
-# start later; one after the other, the first one's tests start at half the wait.
-# Sets the variable named $1 to a descriptor holding the machine's build lock
-# (closing it, or the shell's end, lets the next build go).
-twobone_take_build_turn() {
-  local fd
-  mkdir -p "$TWOBONE_CACHE" && exec {fd}>"$TWOBONE_CACHE/builds.lock" || return 1
-  if ! flock -n "$fd"; then
-    echo "scripts: waiting for another build on this machine to end ($TWOBONE_CACHE/builds.lock)" >&2
-    flock "$fd" || return 1
-  fi
-  printf -v "$1" '%d' "$fd"
-}
-
 # The C++ stack of TWOBONE_ROS_CPP_SOURCES (see above), built once into
 # TWOBONE_CPP_HOME/ws and sourced.  Needs root the first time (build.sh
 # installs Debian's urdfdom, orocos-kdl, boost, ... with apt-get).  One build at
@@ -208,9 +193,7 @@ twobone_cpp_stack_built() {  # true when there is nothing to build (no stack, or
 }
 
 twobone_build_cpp_stack() {
-  local start cpu end_cpu turn
-  twobone_take_build_turn turn || return 1
-  start=$SECONDS
+  local start=$SECONDS cpu end_cpu
   twobone_children_cpu_s cpu
   echo "scripts: building the C++ stack of $TWOBONE_ROS_CPP_SOURCES into $TWOBONE_CPP_HOME/ws" \
     "(once per machine: 20 to 30 minutes on 2 cores; log: $TWOBONE_CPP_HOME/build.log)" >&2
@@ -221,7 +204,6 @@ twobone_build_cpp_stack() {
       echo "scripts: the C++ build failed (whole log: $TWOBONE_CPP_HOME/build.log)" >&2
       return 1; }
   touch "$TWOBONE_CPP_HOME/.built"
-  exec {turn}>&-
   twobone_children_cpu_s end_cpu
   echo "scripts: the C++ stack built in $(( SECONDS - start )) s ($(( end_cpu - cpu )) s of CPU)" >&2
 }
@@ -242,10 +224,8 @@ twobone_children_cpu_s() {
 # launch_pytest is not among its sources: the one of TWOBONE_ROS_SOURCES (pure
 # Python, Kilted's) is installed beside it; it runs on Humble's launch 1.0.
 twobone_ensure_humble() {
-  local copy start cpu end_cpu turn
+  local copy start=$SECONDS cpu end_cpu
   if [ ! -f "$TWOBONE_HUMBLE_HOME/.built" ]; then
-    twobone_take_build_turn turn || return 1
-    start=$SECONDS
     twobone_children_cpu_s cpu
     echo "scripts: building ROS 2 Humble from $TWOBONE_ROS_HUMBLE_SOURCES into $TWOBONE_HUMBLE_HOME" \
       "(once per machine: about 15 to 35 minutes on 2 cores; log: $TWOBONE_HUMBLE_HOME/build.log)" >&2
@@ -257,7 +237,6 @@ twobone_ensure_humble() {
         echo "scripts: the Humble build failed (whole log: $TWOBONE_HUMBLE_HOME/build.log)" >&2
         return 1; }
     touch "$TWOBONE_HUMBLE_HOME/.built"
-    exec {turn}>&-
     twobone_children_cpu_s end_cpu
     echo "scripts: ROS 2 Humble built in $(( SECONDS - start )) s ($(( end_cpu - cpu )) s of CPU)" >&2
   fi
@@ -300,10 +279,8 @@ twobone_ensure_all() {
     { twobone_ensure_venv && twobone_ensure_ros_tools; } || status=$?
     if [ "$status" = 0 ]; then
       # the build's subshell holds the lock (an inherited descriptor): close ours, no unlock
-      setsid -w bash -c "$(declare -f twobone_build_cpp_stack twobone_take_build_turn \
-          twobone_children_cpu_s)
-        $(declare -p TWOBONE_ROS_CPP_SOURCES TWOBONE_CPP_HOME TWOBONE_CPP_BUILD TWOBONE_VENV \
-          TWOBONE_CACHE)
+      setsid -w bash -c "$(declare -f twobone_build_cpp_stack twobone_children_cpu_s)
+        $(declare -p TWOBONE_ROS_CPP_SOURCES TWOBONE_CPP_HOME TWOBONE_CPP_BUILD TWOBONE_VENV)
         twobone_build_cpp_stack" &
       TWOBONE_CPP_BUILD_PID=$!
       exec {twobone_lock}>&-
