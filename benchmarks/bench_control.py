@@ -7,16 +7,19 @@ each a retarget of the move under way: the arm this process plays follows
 what it was commanded (the last trajectory, evaluated now; the last command
 of the stream) and publishes its joint_states at 100 Hz, so the node plans
 every move from the motion it commanded.  For each output the IK node
-(``output:=<it>``) runs as a process of its own, and for the two topics a C++
-rclcpp relay beside it (``benchmarks/cpp_relay``, ``output:=<it>``) that
-solves each target by the law of cosines and publishes the same message (a
-one-point JointTrajectory; a Float64MultiArray): the floor for a node that
-answers in that message; and beside both the same relay in Python
+(``output:=<it>``) runs as a process of its own, and beside it a C++
+rclcpp relay (``benchmarks/cpp_relay``, ``output:=<it>``) that solves each
+target by the law of cosines and answers in the same message (a one-point
+JointTrajectory; a Float64MultiArray; that trajectory as a goal of
+rclcpp_action's client, its result asked for): the floor for a node that
+answers in that message; and for the two topics the same relay in Python
 (``benchmarks/py_relay.py``: the target's bytes, the law of cosines, one
 reused message, on the package's lean executor), the floor for a Python
 node.  All get each target in the same millisecond.
-The action's goals go to a minimal FollowJointTrajectory server of this
-process's own, which accepts each and succeeds at once.
+The action's goals go to a minimal FollowJointTrajectory server per system
+(``cpp_relay``'s ``goal_server``, rclcpp_action's, as joint_trajectory_controller's
+is), which accepts each, succeeds it at once and publishes its trajectory
+as it takes it: needs the C++ relay's build.
 
 Per output, rate and system: p50 and p99 latency from the target's stamp
 to its message, CPU time of the serving process per target, and the
@@ -29,7 +32,11 @@ before the last puts the Python floor against the C++ relay; the last is
 for scripts:
 
     trajectory_cpu_ratio=<node/C++ relay, joint_trajectory, 100 Hz>
-    stream_cpu_ratio=<node/C++ relay, forward_command, 100 Hz>   (on one line)
+    stream_cpu_ratio=<node/C++ relay, forward_command, 100 Hz>
+    trajectory_floor_ratio=<node/Python relay, joint_trajectory, 100 Hz>
+    stream_floor_ratio=<node/Python relay, forward_command, 100 Hz>
+    action_topic_ratio=<node's follow_joint_trajectory/its joint_trajectory, 100 Hz>
+    (on one line)
 
 Run ``scripts/bench bench_control [--rounds 3] [--write]`` (the venv; the C++
 relay needs rclcpp: TWOBONE_SHARED on Kilted, or a ROS install).
@@ -57,8 +64,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_node import cpp_relay, cpu_seconds, wait_until  # noqa: E402
 
 OUTPUTS = ('joint_trajectory', 'forward_command', 'follow_joint_trajectory')
-#: the outputs the C++ relay answers in (an action has no relay)
-RELAYED = ('joint_trajectory', 'forward_command')
+#: the outputs the Python relay answers in (the C++ one answers in every output)
+PY_RELAYED = ('joint_trajectory', 'forward_command')
 RATES = (100, 1000)
 #: the Python floor: the relay's work in the least Python rclpy allows
 PY_RELAY = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'py_relay.py')
@@ -112,6 +119,8 @@ class Arm:
         elif output == 'joint_trajectory':
             node.create_subscription(JointTrajectory, f'{prefix}/joint_trajectory',
                                      self._on_trajectory, 1000)
+        else:  # the goals the server took
+            node.create_subscription(JointTrajectory, f'{prefix}/accepted', self._on_goal, 1000)
         node.create_timer(1.0 / STATE_RATE_HZ, self._publish_state)
 
     def _on_command(self, msg):
@@ -123,6 +132,11 @@ class Arm:
     def _on_trajectory(self, msg):
         self.take(msg, time.time_ns(), msg.header.stamp.sec * 1_000_000_000
                   + msg.header.stamp.nanosec)
+
+    def _on_goal(self, msg):
+        stamp = 0 if self.kind == 'node' else \
+            msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
+        self.take(msg, time.time_ns(), stamp)
 
     def take(self, trajectory, arrival, stamp_ns):
         """Follow ``trajectory`` (from its stamp, now for 0) and record what it answers."""
@@ -158,28 +172,12 @@ class Arm:
             return list(self.arrivals)
 
 
-class GoalServer:
-    """A minimal FollowJointTrajectory server: each goal accepted, recorded, succeeded at once."""
+def goal_server(relay, kind):
+    """Start the C++ FollowJointTrajectory server (``cpp_relay``'s) for ``kind``'s goals."""
+    from twobone_ik_ros.tools.harness import RosProcess
 
-    def __init__(self, node, arm):
-        """Serve ``/control_node/follow_joint_trajectory`` for ``arm``."""
-        from control_msgs.action import FollowJointTrajectory
-        from rclpy.action import ActionServer, GoalResponse
-
-        self._kind = FollowJointTrajectory
-        self._arm = arm
-        self.server = ActionServer(
-            node, FollowJointTrajectory, '/control_node/follow_joint_trajectory',
-            self._execute, goal_callback=self._on_goal)
-        self._accept = GoalResponse.ACCEPT
-
-    def _on_goal(self, goal):
-        self._arm.take(goal.trajectory, time.time_ns(), 0)
-        return self._accept
-
-    def _execute(self, handle):
-        handle.succeed()
-        return self._kind.Result()
+    executable = os.path.join(os.path.dirname(relay), 'goal_server')
+    return RosProcess([executable, '--ros-args', '-r', f'__ns:=/control_{kind}'])
 
 
 def run(arms, servers, rate, count, points, solutions):
@@ -260,14 +258,17 @@ def main():
     executable, why_not = cpp_relay()
     table = []
     for output in options.outputs:
-        kinds = ('node',) if output not in RELAYED else \
-            ('node', 'cpp', 'py') if executable else ('node', 'py')
+        if output == 'follow_joint_trajectory' and not executable:
+            continue  # its server is the C++ relay's
+        kinds = ('node',) + (('cpp',) if executable else ()) + \
+            (('py',) if output in PY_RELAYED else ())
         servers = {kind: start(kind, output, executable) for kind in kinds}
+        goal_servers = [goal_server(executable, kind) for kind in kinds] \
+            if output == 'follow_joint_trajectory' else []
         try:
             with spinning(f'bench_control_{output}') as node:
                 from geometry_msgs.msg import PointStamped
                 arms = {kind: Arm(node, kind, output) for kind in kinds}
-                goals = GoalServer(node, arms['node']) if output not in RELAYED else None
                 for kind, arm in arms.items():
                     arm.publisher = node.create_publisher(
                         PointStamped, f'/control_{kind}/target', 10)
@@ -289,13 +290,12 @@ def main():
                         table.append((output, rate, kind, percentile(latencies, 0.5),
                                       percentile(latencies, 0.99), lost, superseded,
                                       cpu / (count * options.rounds) * 1e6))
-                del goals
         finally:
-            for server in servers.values():
+            for server in [*servers.values(), *goal_servers]:
                 server.stop()
     with results('bench_control', options):
         if why_not:
-            print(f'no C++ relay: {why_not}')
+            print(f'no C++ relay, and so no follow_joint_trajectory (its server): {why_not}')
         print(f'{options.rounds} rounds of {options.seconds:g} seconds of targets per output, '
               'rate and system; each target a retarget of the move under way')
         print(f'{"output":>24s} {"rate Hz":>7s} {"system":>6s} {"p50 ms":>7s} {"p99 ms":>7s} '
@@ -305,16 +305,22 @@ def main():
                   f'{superseded:10d} {cpu:13.1f}')
         cpu = {(output, rate, kind): value for output, rate, kind, *_, value in table}
 
-        def ratio(output, kind='node'):
-            relay = cpu.get((output, 100, 'cpp'))
-            return f'{cpu[(output, 100, kind)] / relay:.3f}' if relay else 'none'
-        floors = [f'{output} {ratio(output, "py")}' for output in RELAYED
+        def ratio(output, kind='node', against='cpp', against_output=None):
+            measured = cpu.get((output, 100, kind))
+            base = cpu.get((against_output or output, 100, against))
+            return f'{measured / base:.3f}' if measured and base else 'none'
+        floors = [f'{output} {ratio(output, "py")}' for output in PY_RELAYED
                   if (output, 100, 'py') in cpu]
         if floors:
             print('the Python floor (py) against the C++ relay, CPU per target at 100 Hz: '
                   + ', '.join(floors))
         print(f'trajectory_cpu_ratio={ratio("joint_trajectory")} '
-              f'stream_cpu_ratio={ratio("forward_command")}', flush=True)
+              f'stream_cpu_ratio={ratio("forward_command")} '
+              f'trajectory_floor_ratio={ratio("joint_trajectory", against="py")} '
+              f'stream_floor_ratio={ratio("forward_command", against="py")} '
+              f'action_topic_ratio='
+              f'{ratio("follow_joint_trajectory", against="node", against_output="joint_trajectory")}',
+              flush=True)
 
 
 if __name__ == '__main__':

@@ -9,20 +9,26 @@
 // The C++ baseline of benchmarks/bench_node.py and bench_control.py: PointStamped in,
 // the law of cosines (elbow up, a target out of reach clamped onto the ray), and out
 // with the target's stamp, as the parameter output says: joint_states (JointState),
-// joint_trajectory (a one-point JointTrajectory: the goal, time_from_start 0.1 s) or
-// forward_command (Float64MultiArray on commands); the same QoS as the IK node
-// (reliable, depth 10) and rclcpp's default single-threaded executor.
+// joint_trajectory (a one-point JointTrajectory: the goal, time_from_start 0.1 s),
+// forward_command (Float64MultiArray on commands) or follow_joint_trajectory (that
+// trajectory as a goal of rclcpp_action's client, each goal's result asked for, as
+// the IK node asks); the same QoS as the IK node (reliable, depth 10) and rclcpp's
+// default single-threaded executor.
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
 
+#include "control_msgs/action/follow_joint_trajectory.hpp"
 #include "geometry_msgs/msg/point_stamped.hpp"
 #include "rclcpp/rclcpp.hpp"
+#include "rclcpp_action/rclcpp_action.hpp"
 #include "sensor_msgs/msg/joint_state.hpp"
 #include "std_msgs/msg/float64_multi_array.hpp"
 #include "trajectory_msgs/msg/joint_trajectory.hpp"
+
+using FollowJointTrajectory = control_msgs::action::FollowJointTrajectory;
 
 class Relay : public rclcpp::Node
 {
@@ -41,6 +47,14 @@ public:
       trajectory_.points[0].time_from_start.nanosec = 100000000;
       trajectories_ = create_publisher<trajectory_msgs::msg::JointTrajectory>(
         "joint_trajectory", 10);
+    } else if (output_ == "follow_joint_trajectory") {
+      goal_.trajectory.joint_names = names;
+      goal_.trajectory.points.resize(1);
+      goal_.trajectory.points[0].positions.resize(2);
+      goal_.trajectory.points[0].time_from_start.nanosec = 100000000;
+      goals_ = rclcpp_action::create_client<FollowJointTrajectory>(
+        this, "follow_joint_trajectory");
+      options_.result_callback = [](const auto &) {};  // asked for, as the IK node does
     } else if (output_ == "forward_command") {
       command_.data.resize(2);
       commands_ = create_publisher<std_msgs::msg::Float64MultiArray>("commands", 10);
@@ -63,7 +77,12 @@ private:
     const double theta2 = -std::acos(cosine);
     const double theta1 = std::atan2(y, x) -
       std::atan2(r2_ * std::sin(theta2), r1_ + r2_ * std::cos(theta2));
-    if (trajectories_) {
+    if (goals_) {
+      goal_.trajectory.header.stamp = target.header.stamp;
+      goal_.trajectory.points[0].positions[0] = theta1;
+      goal_.trajectory.points[0].positions[1] = theta2;
+      goals_->async_send_goal(goal_, options_);
+    } else if (trajectories_) {
       trajectory_.header.stamp = target.header.stamp;
       trajectory_.points[0].positions[0] = theta1;
       trajectory_.points[0].positions[1] = theta2;
@@ -85,6 +104,9 @@ private:
   sensor_msgs::msg::JointState state_;
   trajectory_msgs::msg::JointTrajectory trajectory_;
   std_msgs::msg::Float64MultiArray command_;
+  FollowJointTrajectory::Goal goal_;
+  rclcpp_action::Client<FollowJointTrajectory>::SendGoalOptions options_;
+  rclcpp_action::Client<FollowJointTrajectory>::SharedPtr goals_;
   rclcpp::Publisher<sensor_msgs::msg::JointState>::SharedPtr states_;
   rclcpp::Publisher<trajectory_msgs::msg::JointTrajectory>::SharedPtr trajectories_;
   rclcpp::Publisher<std_msgs::msg::Float64MultiArray>::SharedPtr commands_;
