@@ -318,8 +318,8 @@ def main():
               f'stream_cpu_ratio={ratio("forward_command")} '
               f'trajectory_floor_ratio={ratio("joint_trajectory", against="py")} '
               f'stream_floor_ratio={ratio("forward_command", against="py")} '
-              f'action_topic_ratio='
-              f'{ratio("follow_joint_trajectory", against="node", against_output="joint_trajectory")}',
+              'action_topic_ratio=' + ratio('follow_joint_trajectory', against='node',
+                                            against_output='joint_trajectory'),
               flush=True)
 
 
