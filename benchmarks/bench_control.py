@@ -89,6 +89,11 @@ def start(kind, output, executable=None):
         argument for value in NODE_PARAMETERS for argument in ('-p', value)])
 
 
+def stamp_ns(msg):
+    """Return the message's header stamp in nanoseconds."""
+    return msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
+
+
 class Arm:
     """
     The arm a system commands: follows its last trajectory or command, publishes its state.
@@ -130,13 +135,10 @@ class Arm:
             self.arrivals.append((now, None))
 
     def _on_trajectory(self, msg):
-        self.take(msg, time.time_ns(), msg.header.stamp.sec * 1_000_000_000
-                  + msg.header.stamp.nanosec)
+        self.take(msg, time.time_ns(), stamp_ns(msg))
 
     def _on_goal(self, msg):
-        stamp = 0 if self.kind == 'node' else \
-            msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
-        self.take(msg, time.time_ns(), stamp)
+        self.take(msg, time.time_ns(), 0 if self.kind == 'node' else stamp_ns(msg))
 
     def take(self, trajectory, arrival, stamp_ns):
         """Follow ``trajectory`` (from its stamp, now for 0) and record what it answers."""

@@ -107,10 +107,12 @@ def pytest_collection_modifyitems(config, items):
     part = config.getoption('--cpp-stack-part')
     if part is not None:
         wanted = part == 'after'
-        _other_part.extend(item for item in items if _needs_cpp_stack(item) != wanted)
+        kept = []
+        for item in items:
+            (kept if _needs_cpp_stack(item) == wanted else _other_part).append(item)
         if _other_part:
             config.hook.pytest_deselected(items=list(_other_part))
-            items[:] = [item for item in items if _needs_cpp_stack(item) == wanted]
+            items[:] = kept
     for marker, wanted, deselected in (
             ('ros_cpp', bool(config.getoption('--without-cpp-stack')), _deselected_cpp),
             ('sros2', os.environ.get('ROS_DISTRO') not in SECURITY_LANES, _deselected_sros2)):

@@ -112,10 +112,6 @@ class Arrival:
                 f'the node came {late_ns / _NS:.3g} s late to its controller ({cycles} '
                 'cycle(s) without a command): the arm held, and the move ends that much later'))
 
-    def passed_over(self) -> None:
-        """Count a target's move that waited to be sent and was replaced: superseded."""
-        self.ledger.passed_over()
-
     def refused(self, goal: Angles, reason: str, why: str) -> None:
         """Count a move to ``goal`` not sent, for ``reason`` (``feedback.FAILURES``): ``why``."""
         self.ledger.refused(reason)

@@ -274,7 +274,7 @@ class ControllerOutput(OutputMode):
         """Drop the target that waited, if one did: superseded (a newer motion goes instead)."""
         if self._waiting is not None:
             self._waiting = None
-            self.arrival.passed_over()
+            self.arrival.ledger.passed_over()
 
     def _sent(self, stamp: Any, goal: Angles, seconds: float, braked: int = 0) -> None:
         """

@@ -90,7 +90,7 @@ class TrajectoryGoals:
 
     def ready(self) -> bool:
         """Tell whether the action's server is there (a graph query: not per target)."""
-        return bool(self._client.server_is_ready())
+        return self._client.server_is_ready()
 
     def deliver(self, trajectory: JointTrajectory, config: IKConfig) -> None:
         """Send ``trajectory`` as a goal with ``config``'s tolerances; ``track`` follows."""

@@ -26,6 +26,7 @@ from typing import Any, Callable
 from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, qos_profile_services_default,
                        QoSProfile)
 from twobone_ik_ros.model.interface import endpoint, Qos, QUEUE_DEPTH, Role
+from twobone_ik_ros.ros.goals import GoalClient
 from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER, QUIET_SUBSCRIPTION
 
 
@@ -68,9 +69,7 @@ def client(node: Any, server: str, name: str) -> Any:
                               qos_profile=profile(row.qos))
 
 
-def goal_client(node: Any, name: str) -> Any:
+def goal_client(node: Any, name: str) -> GoalClient:
     """Create the node's client of the action ``name``'s goals (imports its package now)."""
-    from twobone_ik_ros.ros.goals import GoalClient
-
     row = endpoint(name, Role.SENDS_GOALS)
     return GoalClient(node, interface_type(row.type), row.name)
