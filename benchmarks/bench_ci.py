@@ -10,7 +10,9 @@ Humble's build, pip's downloads), starts ``--busy`` CPU-bound processes of
 its own and runs ``.ci/run`` there as CI does.  Reported per lane: passed or
 failed, its time and the CPU of all it ran, and its build (the C++ stack on
 Kilted, ROS 2 Humble) with its own time and CPU; then the whole against the
-limit.  ``.ci/run``'s whole output is kept in ``--log``.  The last line is
+limit.  ``.ci/run``'s whole output is kept in ``--log``.  ``--cache`` names
+the cache folder instead of a temporary one, such as ``~/.cache`` on a fresh
+machine: it must be empty, and what CI built stays there for the work after.  The last line is
 for scripts:
 
     ci_seconds=<the whole> ci_passed=<true|false> (one line)
@@ -67,14 +69,14 @@ def fresh_environment():
     return kept
 
 
-def run_ci(shared, log_path):
+def run_ci(shared, log_path, cache=None):
     """Run .ci/run on a fresh clone of HEAD with empty caches; return its output's lines."""
     with tempfile.TemporaryDirectory(prefix='twobone_bench_ci.') as folder:
         clone = os.path.join(folder, 'twobone_ik_ros')
         subprocess.run(['git', 'clone', '--quiet', ROOT, clone], check=True)
         os.symlink(os.path.abspath(shared), os.path.join(folder, 'shared'))
         env = fresh_environment()
-        env.update(CI='true', XDG_CACHE_HOME=os.path.join(folder, 'cache'))
+        env.update(CI='true', XDG_CACHE_HOME=cache or os.path.join(folder, 'cache'))
         with open(log_path, 'w', encoding='utf-8') as log:
             subprocess.run(['bash', '.ci/run'], cwd=clone, env=env, stdout=log,
                            stderr=subprocess.STDOUT, check=False)
@@ -102,14 +104,18 @@ def main():
     parser.add_argument('--busy', type=int, default=2, help='CPU-bound processes beside it')
     parser.add_argument('--log', default=os.path.join(tempfile.gettempdir(), 'bench_ci.log'),
                         help=".ci/run's whole output")
+    parser.add_argument('--cache', help='an empty cache folder to fill (default: a temporary one)')
     result_options(parser, TESTING_PAGE)
     options = parser.parse_args()
     shared = os.environ.get('TWOBONE_SHARED', os.path.join(ROOT, '..', 'shared'))
     if not os.path.isdir(shared) or not shutil.which('git'):
         sys.exit(f'bench_ci: needs git and ../shared (TWOBONE_SHARED): {shared!r} is no folder')
+    if options.cache and os.path.isdir(options.cache) and os.listdir(options.cache):
+        sys.exit(f'bench_ci: --cache {options.cache!r} holds something: CI would not start '
+                 'from nothing')
     beside = hogs(options.busy)
     try:
-        lanes, builds, whole = summary(run_ci(shared, options.log))
+        lanes, builds, whole = summary(run_ci(shared, options.log, options.cache))
     finally:
         for hog in beside:
             hog.kill()
