@@ -31,6 +31,7 @@ def read(path, namespaces):
     """Return {namespace: parameters} rclpy gives a node started with ``path``, or None."""
     import rclpy
     from rclpy.node import Node
+    from twobone_ik_ros.tools.harness import shut_down
     context = rclpy.Context()
     try:
         rclpy.init(context=context, args=['--ros-args', '--params-file', str(path)])
@@ -50,7 +51,7 @@ def read(path, namespaces):
             node.destroy_node()
         return readings
     finally:
-        rclpy.shutdown(context=context)
+        shut_down(context)
 
 
 def readings(paths, namespaces):

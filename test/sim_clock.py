@@ -24,6 +24,7 @@ import time
 import rclpy
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
+from twobone_ik_ros.tools.harness import shut_down
 
 #: Simulated time per /clock message: divides the controllers' 10 ms cycle
 STEP_NS = 2_000_000
@@ -91,4 +92,4 @@ class SimClock:
         self._running = False
         self._thread.join()
         self.node.destroy_node()
-        rclpy.shutdown(context=self.context)
+        shut_down(self.context)

@@ -42,6 +42,7 @@ from std_msgs.msg import String
 from twobone_ik_ros.ros.executor import (
     LEAN_RCLPY, lean_refusal, LeanExecutor, rclpy_version, spinner_executor, take)
 from twobone_ik_ros.ros.process import Spinner, STOP_TIMEOUT
+from twobone_ik_ros.tools.harness import shut_down
 
 pytestmark = pytest.mark.ros
 
@@ -93,7 +94,7 @@ class Pair:
         self.node.destroy_node()
         self.peer.destroy_node()
         for context in self.contexts:
-            rclpy.try_shutdown(context=context)
+            shut_down(context)  # its participant leaves the graph now, not at the next gc
 
 
 def since(times):
@@ -520,4 +521,4 @@ def test_the_lean_executor_serves_the_rclpy_releases_of_the_lanes_only():
         assert isinstance(spinner_executor(node, lean=True), LeanExecutor)
     finally:
         node.destroy_node()
-        rclpy.shutdown(context=context)
+        shut_down(context)

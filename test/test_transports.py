@@ -42,6 +42,7 @@ from twobone_ik_ros.outputs.arrival import Arrival
 from twobone_ik_ros.outputs.base import Parts
 from twobone_ik_ros.outputs.modes import ArmOutput, MODES
 from twobone_ik_ros.outputs.trajectories import START_DELAY_NS
+from twobone_ik_ros.tools.harness import shut_down
 
 pytestmark = pytest.mark.ros
 
@@ -120,7 +121,7 @@ class Bench:
     def close_peer(self):
         self.executor.shutdown()
         self.peer.destroy_node()
-        rclpy.shutdown(context=self.context)
+        shut_down(self.context)
 
 
 @pytest.fixture
@@ -445,5 +446,5 @@ def test_on_the_lean_executor_the_arms_states_wait_while_a_move_is_under_way():
     finally:
         lean.shutdown()
         node.destroy_node()
-        rclpy.try_shutdown(context=context)
+        shut_down(context)
         bench.close_peer()
