@@ -36,7 +36,14 @@ for scripts:
     trajectory_floor_ratio=<node/Python relay, joint_trajectory, 100 Hz>
     stream_floor_ratio=<node/Python relay, forward_command, 100 Hz>
     action_topic_ratio=<node's follow_joint_trajectory/its joint_trajectory, 100 Hz>
-    (on one line)
+    [events_cpu_ratio=<py_ev/py> st_cpu_ratio=<node_st/node>]
+    (on one line; the last two with --executors, joint_trajectory at 100 Hz)
+
+``--executors`` adds the node on rclpy's SingleThreadedExecutor
+(``node_st``) and the Python floor on it and on rclpy's EventsExecutor
+(``py_st``, ``py_ev``): the EventsExecutor cannot spin the node
+(``ros.executor.spinner_executor``), so the floor's work weighs it against
+the lean executor (``py``).
 
 Run ``scripts/bench bench_control [--rounds 3] [--write]`` (the venv; the C++
 relay needs rclcpp: TWOBONE_SHARED on Kilted, or a ROS install).
@@ -69,6 +76,9 @@ PY_RELAYED = ('joint_trajectory', 'forward_command')
 RATES = (100, 1000)
 #: the Python floor: the relay's work in the least Python rclpy allows
 PY_RELAY = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'py_relay.py')
+#: ``--executors``: the node and the Python floor on rclpy's executors (system ->
+#: TWOBONE_IK_EXECUTOR); the node cannot spin on the EventsExecutor (ros.executor)
+OTHER_EXECUTORS = {'node_st': 'rclpy', 'py_st': 'rclpy', 'py_ev': 'events'}
 JOINTS = ('shoulder_joint', 'elbow_joint')
 STATE_RATE_HZ = 100.0
 #: the node's limits: fast enough that a move is mostly under way when the next target comes
@@ -83,10 +93,13 @@ def start(kind, output, executable=None):
     ros_args = ['-r', f'__ns:=/control_{kind}', '-p', f'output:={output}']
     if kind == 'cpp':
         return RosProcess([executable, '--ros-args', *ros_args])
-    if kind == 'py':
-        return RosProcess.python(script=PY_RELAY, ros_args=ros_args)
+    env = dict(os.environ)
+    if kind in OTHER_EXECUTORS:  # on one of rclpy's executors
+        env['TWOBONE_IK_EXECUTOR'] = OTHER_EXECUTORS[kind]
+    if kind.startswith('py'):
+        return RosProcess.python(script=PY_RELAY, ros_args=ros_args, env=env)
     return RosProcess.python('twobone_ik_ros.node.node', ros_args=ros_args + [
-        argument for value in NODE_PARAMETERS for argument in ('-p', value)])
+        argument for value in NODE_PARAMETERS for argument in ('-p', value)], env=env)
 
 
 def stamp_ns(msg):
@@ -110,6 +123,9 @@ class Arm:
         from trajectory_msgs.msg import JointTrajectory
 
         self.kind, self.output = kind, output
+        #: the IK node (on any executor): its trajectories start later than their target's
+        #: stamp, so they answer the target whose solution they end at
+        self.node = kind.startswith('node')
         prefix = f'/control_{kind}'
         self.lock = threading.Lock()
         self.arrivals = []  # (arrival ns, key)
@@ -138,14 +154,14 @@ class Arm:
         self.take(msg, time.time_ns(), stamp_ns(msg))
 
     def _on_goal(self, msg):
-        self.take(msg, time.time_ns(), 0 if self.kind == 'node' else stamp_ns(msg))
+        self.take(msg, time.time_ns(), 0 if self.node else stamp_ns(msg))
 
     def take(self, trajectory, arrival, stamp_ns):
         """Follow ``trajectory`` (from its stamp, now for 0) and record what it answers."""
         points = [(p.time_from_start.sec + p.time_from_start.nanosec * 1e-9,
                    tuple(p.positions)) for p in trajectory.points]
         self._trajectory = (stamp_ns or arrival, points)
-        key = points[-1][1] if self.kind == 'node' else stamp_ns
+        key = points[-1][1] if self.node else stamp_ns
         with self.lock:
             self.arrivals.append((arrival, key))
 
@@ -234,7 +250,7 @@ def answers(arm, sent):
         by_key.setdefault(key, []).append(at)
     latencies = []
     for stamp, solution in sent:
-        arrivals = by_key.get(solution if arm.kind == 'node' else stamp, [])
+        arrivals = by_key.get(solution if arm.node else stamp, [])
         after = bisect.bisect_left(arrivals, stamp)
         if after < len(arrivals):
             latencies.append((arrivals[after] - stamp) / 1e6)
@@ -250,6 +266,8 @@ def main():
     parser.add_argument('--rounds', type=int, default=3, help='rounds per output and rate')
     parser.add_argument('--seconds', type=float, default=3.0, help='of targets per round')
     parser.add_argument('--outputs', nargs='+', choices=OUTPUTS, default=OUTPUTS)
+    parser.add_argument('--executors', action='store_true',
+                        help="the node and the Python floor on rclpy's executors too")
     options = benchmark_options(parser, lambda _: None)
     if options is None:
         return
@@ -263,7 +281,9 @@ def main():
         if output == 'follow_joint_trajectory' and not executable:
             continue  # its server is the C++ relay's
         kinds = ('node',) + (('cpp',) if executable else ()) + \
-            (('py',) if output in PY_RELAYED else ())
+            (('py',) if output in PY_RELAYED else ()) + \
+            (tuple(kind for kind in OTHER_EXECUTORS if kind == 'node_st' or output in PY_RELAYED)
+             if options.executors else ())
         servers = {kind: start(kind, output, executable) for kind in kinds}
         goal_servers = [goal_server(executable, kind) for kind in kinds] \
             if output == 'follow_joint_trajectory' else []
@@ -300,10 +320,10 @@ def main():
             print(f'no C++ relay, and so no follow_joint_trajectory (its server): {why_not}')
         print(f'{options.rounds} rounds of {options.seconds:g} seconds of targets per output, '
               'rate and system; each target a retarget of the move under way')
-        print(f'{"output":>24s} {"rate Hz":>7s} {"system":>6s} {"p50 ms":>7s} {"p99 ms":>7s} '
+        print(f'{"output":>24s} {"rate Hz":>7s} {"system":>7s} {"p50 ms":>7s} {"p99 ms":>7s} '
               f'{"lost":>5s} {"superseded":>10s} {"CPU us/target":>13s}')
         for output, rate, kind, p50, p99, lost, superseded, cpu in table:
-            print(f'{output:>24s} {rate:7d} {kind:>6s} {p50:7.3f} {p99:7.3f} {lost:5d} '
+            print(f'{output:>24s} {rate:7d} {kind:>7s} {p50:7.3f} {p99:7.3f} {lost:5d} '
                   f'{superseded:10d} {cpu:13.1f}')
         cpu = {(output, rate, kind): value for output, rate, kind, *_, value in table}
 
@@ -321,8 +341,10 @@ def main():
               f'trajectory_floor_ratio={ratio("joint_trajectory", against="py")} '
               f'stream_floor_ratio={ratio("forward_command", against="py")} '
               'action_topic_ratio=' + ratio('follow_joint_trajectory', against='node',
-                                            against_output='joint_trajectory'),
-              flush=True)
+                                            against_output='joint_trajectory')
+              + (f' events_cpu_ratio={ratio("joint_trajectory", "py_ev", "py")}'
+                 f' st_cpu_ratio={ratio("joint_trajectory", "node_st", "node")}'
+                 if options.executors else ''), flush=True)
 
 
 if __name__ == '__main__':

@@ -17,11 +17,14 @@ in bursts longer than a round, hits all alike.  Reported per system and
 rate: p50 and p99 latency, targets lost (sent and never answered), and CPU
 time of the serving process per target it answered, from the first target
 to the last answer.  Then, each alone, the highest rate of a ladder at
-which it still loses under 1 %.  The last line is for scripts:
+which it still loses under 1 %.  ``--executors`` adds the node on rclpy's
+SingleThreadedExecutor beside it (``node_st``; rclpy's EventsExecutor cannot
+spin it: ``ros.executor.spinner_executor``).  The last line is for scripts:
 
     p50_ratio=<node/relay at 1 kHz> cpu_ratio=<node/relay CPU per target>
     lost_node=<n> lost_relay=<n> cpp_ratio=<node/C++ relay CPU per target>
-    (on one line; cpp_ratio=none without rclcpp)
+    [st_cpu_ratio=<node_st/node CPU per target>]
+    (on one line; cpp_ratio=none without rclcpp; the last with --executors)
 
 Run ``scripts/bench bench_node`` (the venv, the launch tools and, with
 TWOBONE_SHARED, the C++ stack; DDS on loopback in a domain of its own), or
@@ -47,6 +50,8 @@ sys.path.insert(0, ROOT)
 LADDER = (1000, 1500, 2000, 3000, 5000)
 SYSTEMS = ('relay', 'node')
 CPP = 'cpp'
+#: the node again on rclpy's executor (``--executors``): system -> TWOBONE_IK_EXECUTOR
+OTHER_EXECUTORS = {'node_st': 'rclpy'}
 CPP_SOURCES = os.path.join(ROOT, 'benchmarks', 'cpp_relay')
 
 
@@ -155,6 +160,7 @@ def start_server(kind, cpp_executable=None, executor=''):
     if kind == CPP:
         return RosProcess([cpp_executable, '--ros-args', *ros_args, *arm])
     env = dict(os.environ)
+    executor = OTHER_EXECUTORS.get(kind, executor)
     if executor:
         env['TWOBONE_IK_EXECUTOR'] = executor
     return RosProcess.python('twobone_ik_ros.node.node', ros_args=ros_args + arm, env=env)
@@ -346,8 +352,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--targets', type=int, default=2000, help='targets per round')
     parser.add_argument('--rounds', type=int, default=4, help='rounds at 1 kHz')
-    parser.add_argument('--executor', choices=('lean', 'rclpy'), default='',
+    parser.add_argument('--executor', choices=('lean', 'rclpy', 'events'), default='',
                         help="the node's executor (TWOBONE_IK_EXECUTOR); default: lean")
+    parser.add_argument('--executors', action='store_true',
+                        help="the node on rclpy's SingleThreadedExecutor too (node_st)")
     parser.add_argument('--profile', metavar='DIR', default='',
                         help='sample the node during the 1 kHz rounds (py-spy, perf) into DIR')
     options = benchmark_options(parser, lambda _: relay_main())
@@ -359,7 +367,8 @@ def main():
     rng = random.Random(1)
     points = [(rng.uniform(-1.8, 1.8), rng.uniform(-1.8, 1.8)) for _ in range(997)]
     executable, why_not = cpp_relay()
-    systems = SYSTEMS + ((CPP,) if executable else ())
+    systems = SYSTEMS + ((CPP,) if executable else ()) + (
+        tuple(OTHER_EXECUTORS) if options.executors else ())
     servers = {kind: start_server(kind, executable, options.executor) for kind in systems}
     try:
         with spinning('bench_client') as node:
@@ -390,29 +399,33 @@ def main():
         for line in profiled:
             print(line)
         print(f'{options.rounds} rounds of {options.targets} targets to every system at 1 kHz')
-        print(f'{"rate Hz":>8s} {"system":>6s} {"p50 ms":>8s} {"p99 ms":>8s} {"lost":>6s} '
+        print(f'{"rate Hz":>8s} {"system":>7s} {"p50 ms":>8s} {"p99 ms":>8s} {"lost":>6s} '
               f'{"CPU us/target":>14s}')
         for kind in systems:
             r = at_1khz[kind]
-            print(f'{1000:8d} {kind:>6s} {percentile(r["latencies"], 0.5):8.3f} '
+            print(f'{1000:8d} {kind:>7s} {percentile(r["latencies"], 0.5):8.3f} '
                   f'{percentile(r["latencies"], 0.99):8.3f} {r["lost"]:6d} '
                   f'{cpu_per_target(r):14.1f}')
         print(f'highest rate of {LADDER} with under 1 % of {options.targets} targets lost')
         for kind in systems:
             if kind in sustained:
                 rate, r = sustained[kind]
-                print(f'{rate:8d} {kind:>6s} {percentile(r["latencies"], 0.5):8.3f} '
+                print(f'{rate:8d} {kind:>7s} {percentile(r["latencies"], 0.5):8.3f} '
                       f'{percentile(r["latencies"], 0.99):8.3f} {r["lost"]:6d} '
                       f'{cpu_per_target(r):14.1f}')
             else:
-                print(f'{"none":>8s} {kind:>6s}')
+                print(f'{"none":>8s} {kind:>7s}')
         p50 = percentile(at_1khz['node']['latencies'], 0.5) / percentile(
             at_1khz['relay']['latencies'], 0.5)
         cpu = cpu_per_target(at_1khz['node']) / cpu_per_target(at_1khz['relay'])
         cpp = (f'{cpu_per_target(at_1khz["node"]) / cpu_per_target(at_1khz[CPP]):.3f}'
                if CPP in at_1khz else 'none')
+        others = ''.join(
+            f' {name}_cpu_ratio='
+            f'{cpu_per_target(at_1khz[kind]) / cpu_per_target(at_1khz["node"]):.3f}'
+            for kind, name in (('node_st', 'st'),) if kind in at_1khz)
         print(f'p50_ratio={p50:.3f} cpu_ratio={cpu:.3f} lost_node={at_1khz["node"]["lost"]} '
-              f'lost_relay={at_1khz["relay"]["lost"]} cpp_ratio={cpp}', flush=True)
+              f'lost_relay={at_1khz["relay"]["lost"]} cpp_ratio={cpp}{others}', flush=True)
 
 
 if __name__ == '__main__':

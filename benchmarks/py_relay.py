@@ -9,8 +9,10 @@ reused message with the target's stamp: a one-point JointTrajectory (the
 goal, ``time_from_start`` 0.1 s) on ``joint_trajectory`` or a
 Float64MultiArray on ``commands``, the IK node's QoS (reliable, depth 10).
 It spins on the package's lean executor (``ros.executor``), the cheapest
-wake rclpy has.  No joint states, no timers, no checks: what any Python node
-that answers a target with that message costs at least.
+wake rclpy has, or on the one ``TWOBONE_IK_EXECUTOR`` names (as the node
+does: ``bench_control --executors`` weighs rclpy's).  No joint states, no
+timers, no checks: what any Python node that answers a target with that
+message costs at least.
 
 Run by ``bench_control``: ``py_relay.py --ros-args -p output:=<output>``.
 """
@@ -37,7 +39,7 @@ def main():
     from geometry_msgs.msg import PointStamped
     from std_msgs.msg import Float64MultiArray
     from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
-    from twobone_ik_ros.ros.executor import LeanExecutor
+    from twobone_ik_ros.ros.executor import spinner_executor
     from twobone_ik_ros.ros.wire import TargetReader
 
     rclpy.init(args=sys.argv)
@@ -71,7 +73,7 @@ def main():
         publisher.publish(message)
 
     node.create_subscription(PointStamped, 'target', solve, 10, raw=True)
-    executor = LeanExecutor(context=node.context)
+    executor = spinner_executor(node, os.environ.get('TWOBONE_IK_EXECUTOR', 'lean'))
     executor.add_node(node)
     try:
         while rclpy.ok(context=node.context):

@@ -66,7 +66,7 @@ class Pair:
         self.peer_executor.add_node(self.peer)
 
     def start(self):
-        self.spinner = Spinner(self.node, lean=self.kind == 'lean').start()
+        self.spinner = Spinner(self.node, executor=self.kind).start()
         expected = LeanExecutor if self.kind == 'lean' else SingleThreadedExecutor
         assert isinstance(self.spinner._executor, expected)
         return self
@@ -517,8 +517,16 @@ def test_the_lean_executor_serves_the_rclpy_releases_of_the_lanes_only():
     rclpy.init(context=context)
     node = rclpy.create_node('plain', context=context)
     try:
-        assert isinstance(spinner_executor(node, lean=False), SingleThreadedExecutor)
-        assert isinstance(spinner_executor(node, lean=True), LeanExecutor)
+        assert isinstance(spinner_executor(node, 'rclpy'), SingleThreadedExecutor)
+        assert isinstance(spinner_executor(node, 'lean'), LeanExecutor)
+        assert isinstance(spinner_executor(node, 'a typo'), LeanExecutor)  # said in the log
+        events = spinner_executor(node, 'events')
+        assert isinstance(events, SingleThreadedExecutor) == (int(version.split('.')[0]) < 7), \
+            "rclpy's EventsExecutor came with Jazzy: a node spins on it from there"
+        events.shutdown()
+        # but not one with a subscription that takes its MessageInfo, as the IK node's target
+        node.create_subscription(String, 'with_info', lambda message, info: None, 10)
+        assert isinstance(spinner_executor(node, 'events'), SingleThreadedExecutor)
     finally:
         node.destroy_node()
         shut_down(context)

@@ -92,7 +92,8 @@ from twobone_ik_ros.ros.endpoints import publisher
 from twobone_ik_ros.ros.process import rclpy_error, run_node
 from twobone_ik_ros.solver import Reason, Status
 
-#: TWOBONE_IK_EXECUTOR=rclpy spins the node with rclpy's SingleThreadedExecutor
+#: TWOBONE_IK_EXECUTOR=rclpy spins the node with rclpy's SingleThreadedExecutor, =events
+#: with rclpy's experimental EventsExecutor (ros.executor.EXECUTORS); lean by default
 EXECUTOR_VARIABLE = 'TWOBONE_IK_EXECUTOR'
 DIAGNOSTICS_PERIOD_S = 1.0
 WARNING_PERIOD_S = 2.0
@@ -381,10 +382,10 @@ def main(args: Optional[List[str]] = None) -> None:
         gc.freeze()
         return node
 
-    # rclpy's own executor on request: to compare (doc/performance.md), or should the lean
+    # rclpy's own executors on request: to compare (doc/performance.md), or should the lean
     # one (ros.executor) meet an rclpy it does not know
-    lean = os.environ.get(EXECUTOR_VARIABLE, 'lean') != 'rclpy'
-    code = run_node(make_node, args=args, name=NODE_NAME, lean=lean,
+    code = run_node(make_node, args=args, name=NODE_NAME,
+                    executor=os.environ.get(EXECUTOR_VARIABLE, 'lean'),
                     invalid=(ValueError, rclpy.exceptions.ParameterException))
     # frozen objects outlive the interpreter's teardown: release the node's now,
     # or ruckig's bindings (nanobind) report its planner as leaked at exit

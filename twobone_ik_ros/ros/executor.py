@@ -66,6 +66,9 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 #: the rclpy releases (major.minor) the lean executor serves: those a lane of
 #: the suite runs and test_executor compares with rclpy's own executor
 LEAN_RCLPY = {'3.3': 'Humble', '7.1': 'Jazzy', '9.1': 'Kilted'}
+#: the executors a spinner can use (``spinner_executor``): this module's, rclpy's
+#: SingleThreadedExecutor, and rclpy's ``experimental.EventsExecutor`` (Jazzy on)
+EXECUTORS = ('lean', 'rclpy', 'events')
 #: how long rclpy's executor waits at most when a spinner drives it, here or in
 #: ``process.Spinner`` (its ``spin_once()`` without a timeout ignores a wake while
 #: nothing is ready: a stop would wait for the next message or timer)
@@ -563,18 +566,40 @@ def lean_refusal(version: Optional[str]) -> Optional[str]:
     return None
 
 
-def spinner_executor(node: Any, lean: bool) -> Any:
+def spinner_executor(node: Any, kind: str) -> Any:
     """
-    Return the executor a spinner uses for ``node``: lean if asked and this rclpy is known.
+    Return the executor of ``kind`` (one of ``EXECUTORS``) a spinner uses for ``node``.
 
-    Otherwise rclpy's ``SingleThreadedExecutor``; a lean one asked for and
-    not given is logged once, as a warning with the reason.
+    The lean one where this rclpy is known, rclpy's EventsExecutor where
+    rclpy has it; otherwise rclpy's ``SingleThreadedExecutor``, and a kind
+    asked for and not given is logged once, as a warning with the reason
+    (an unknown kind is the lean one, said so).
     """
     from rclpy.executors import SingleThreadedExecutor
 
-    if lean:
-        reason = lean_refusal(rclpy_version())
-        if reason is None:
-            return LeanExecutor(context=node.context)
+    def instead(reason: str) -> Any:
         node.get_logger().warning(f"spinning with rclpy's SingleThreadedExecutor: {reason}")
+        return SingleThreadedExecutor(context=node.context)
+
+    if kind == 'events':
+        try:
+            from rclpy.experimental import EventsExecutor
+        except ImportError:
+            return instead(f'rclpy {rclpy_version()} has no experimental.EventsExecutor')
+        with_info = [subscription.topic_name for subscription in node.subscriptions
+                     if getattr(subscription, '_callback_type', None) is _WITH_INFO]
+        if with_info:
+            # rclpy 9.1's EventsExecutor calls such a callback with the message alone
+            # (a TypeError), or raises SystemError from spin_once: doc/performance.md
+            return instead(f"rclpy {rclpy_version()}'s EventsExecutor does not give a "
+                           f'subscription its MessageInfo ({", ".join(with_info)})')
+        return EventsExecutor(context=node.context)
+    if kind != 'rclpy':
+        if kind != 'lean':
+            node.get_logger().warning(
+                f'executor {kind!r} is none of {", ".join(EXECUTORS)}: the lean one spins')
+        reason = lean_refusal(rclpy_version())
+        if reason is not None:
+            return instead(reason)
+        return LeanExecutor(context=node.context)
     return SingleThreadedExecutor(context=node.context)

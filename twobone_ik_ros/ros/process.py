@@ -121,14 +121,13 @@ class Spinner:
 
     ``stop`` joins the thread before it shuts the executor down: Kilted's
     ``Executor.shutdown()`` does not wait for the callback under way.
-    ``lean``: the package's ``executor.LeanExecutor`` (where this rclpy has
-    what it needs), else rclpy's ``SingleThreadedExecutor``.
+    ``executor``: one of ``executor.EXECUTORS`` (``spinner_executor``).
     """
 
     def __init__(self, node: Any, until: Callable[[], bool] = lambda: False,
-                 on_exit: Callable[[], None] = lambda: None, lean: bool = False) -> None:
+                 on_exit: Callable[[], None] = lambda: None, executor: str = 'rclpy') -> None:
         """Prepare the executor and the thread; ``on_exit`` runs in it when it leaves."""
-        self._executor = spinner_executor(node, lean)
+        self._executor = spinner_executor(node, executor)
         self._executor.add_node(node)
         self._until = until
         self._on_exit = on_exit
@@ -174,11 +173,11 @@ def rclpy_error() -> Type[Exception]:
 def run_node(make_node: Callable[[], Any], *, args: Optional[List[str]] = None,
              until: Callable[[Any], bool] = lambda node: False,
              invalid: Tuple[Type[BaseException], ...] = (), name: str = 'node',
-             lean: bool = False) -> int:
+             executor: str = 'rclpy') -> int:
     """
     Run the node ``make_node()`` builds until SIGINT, SIGTERM, shutdown or ``until(node)``.
 
-    ``lean``: spin it with ``executor.LeanExecutor`` (see ``Spinner``).
+    ``executor``: the executor that spins it (see ``Spinner``).
 
     Return the exit code: 0 after a stop, 2 when ``make_node`` raised one of
     ``invalid`` (logged as a fatal error of logger ``name``, in one line: a
@@ -229,7 +228,7 @@ def run_node(make_node: Callable[[], Any], *, args: Optional[List[str]] = None,
                 + str(error).split(', at ')[0])
             return 2
         spinner = Spinner(node, until=lambda: until(node), on_exit=stop.spinner_left.set,
-                          lean=lean).start()
+                          executor=executor).start()
         stop.wait()
         bound_stop(name)
         spinner.stop()
