@@ -3,8 +3,9 @@ Knowing that the arm got there, on the real controllers.
 
 ``control.launch.py`` for real: every target of a sequence is answered by
 exactly one ``reached`` with its stamp, on the topic outputs and the
-follow_joint_trajectory action (whose goals succeed, and a replaced one is
-canceled); a target replaced before the arm got there gets none; a
+follow_joint_trajectory action (whose goals succeed; a replaced one is
+canceled, counted if the node's timer asked for its result before it was
+replaced); a target replaced before the arm got there gets none; a
 deactivated controller (``switch_controller``) makes moves time out on the
 topic, and its action rejects them, and they are reached again once it is
 active; with no action server at all
@@ -124,10 +125,13 @@ def test_every_target_is_reached_once_with_its_stamp_and_a_replaced_one_not(
     assert moves['superseded'] - before['superseded'] == 1, (before, moves)
     assert failed == failed_before, (before, moves)
     if action:  # the server's word: all succeeded, one replaced
-        moves = goals_answered(arm, before, len(TARGETS) + 3)
+        moves = goals_answered(arm, before, len(TARGETS) + 2)
         delta = {r: moves[f'goals.{r}'] - before[f'goals.{r}'] for r in GOAL_RESULTS}
-        assert delta == {'succeeded': len(TARGETS) + 2, 'rejected': 0, 'aborted': 0,
-                         'canceled': 1}, (before, moves)
+        # the replaced goal's cancel is counted if the node asked for its result (at its
+        # timer, 10 Hz) in the 0.1 s it stood: asked or not, the move is superseded
+        assert delta['canceled'] <= 1, (before, moves)
+        assert dict(delta, canceled=0) == {'succeeded': len(TARGETS) + 2, 'rejected': 0,
+                                           'aborted': 0, 'canceled': 0}, (before, moves)
     else:
         assert not any(key.startswith('goals.') for key in moves), moves
     assert arm.interrupt() == 0, arm.launch.output()

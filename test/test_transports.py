@@ -245,7 +245,7 @@ def test_the_action_sends_the_move_as_a_goal_and_its_success_is_reached(bench):
     bench.spin_until(lambda: mode.poll() or mode._transport.listened)  # the server is seen
     stamp = stamp_now(bench.node)
     mode.send(GOAL[0] + 0.1, GOAL[1], stamp, None)
-    bench.spin_until(lambda: bench.reached)
+    bench.spin_until(lambda: mode.poll() or bench.reached)  # the node's timer asks the result
     (goal,) = server.goals
     assert list(goal.trajectory.joint_names) == JOINTS
     assert [(t.name, t.position) for t in goal.goal_tolerance] == \
@@ -276,6 +276,34 @@ def test_targets_while_a_goal_is_being_accepted_wait_and_the_newest_goes(bench):
     assert [tuple(goal.trajectory.points[-1].positions) for goal in server.goals] == \
         [pytest.approx(targets[0], abs=1e-12), pytest.approx(targets[-1], abs=1e-12)]
     assert bench.reached[0].header.stamp == stamps[-1]
+    counters = bench.arrival.ledger.counters
+    assert (counters.sent, counters.superseded, counters.reached) == (3, 2, 1)
+    server.server.destroy()
+
+
+@pytest.mark.control_msgs
+def test_only_the_result_of_the_newest_goal_accepted_by_the_nodes_timer_is_asked_for(bench):
+    server = GoalServer(bench.peer)  # succeeds every goal at once
+    bench.arm_at(GOAL)
+    mode = bench.output('follow_joint_trajectory', goal_tolerance=0.002)
+    heard(bench, mode)
+    bench.spin_until(lambda: mode.poll() or mode._transport.listened)
+    stamps = []
+    for offset in (0.3, 0.2, 0.1):  # each accepted before the next goes, no timer between
+        stamps.append(stamp_now(bench.node))
+        mode.send(GOAL[0] + offset, GOAL[1], stamps[-1], None)
+        bench.spin_until(lambda: not mode._transport.busy)
+    assert len(server.goals) == 3
+    goals = bench.arrival.ledger.counters.goals
+    bench.spin_for(0.1)
+    assert goals['succeeded'] == 0  # nothing asked yet: the answers wait for the timer
+    mode.poll()
+    bench.spin_until(lambda: bench.reached)
+    bench.spin_for(0.3)
+    mode.poll()  # nothing more to ask
+    bench.spin_for(0.3)
+    assert [message.header.stamp for message in bench.reached] == [stamps[-1]]
+    assert dict(goals) == {'succeeded': 1, 'rejected': 0, 'aborted': 0, 'canceled': 0}
     counters = bench.arrival.ledger.counters
     assert (counters.sent, counters.superseded, counters.reached) == (3, 2, 1)
     server.server.destroy()

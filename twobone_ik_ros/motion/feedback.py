@@ -35,9 +35,11 @@ counters keep the cycles held, the commands that came late, and how much
 later than planned the last and the latest-ending moves ended.
 
 With the action output the goals have counters of their own
-(``GOAL_RESULTS``): how each goal's server answered, whether or not the
-move had ended by then (a replaced goal is canceled by the server, and its
-move superseded when it was replaced).  A goal's success reaches its move
+(``GOAL_RESULTS``): how the server answered each goal it rejected, and
+each accepted goal whose result the node asked for, whether or not the move
+had ended by then.  A goal replaced before the node's next timer is not
+asked (``follow_joint_trajectory``): the server cancels it, and its move
+was superseded when it was replaced.  A goal's success reaches its move
 when the measured angles have not already.
 """
 

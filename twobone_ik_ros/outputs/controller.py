@@ -106,6 +106,9 @@ class Transport(Protocol):
     def listen(self) -> None:
         """Ask the graph whether something takes the commands (not per target)."""
 
+    def poll(self) -> None:
+        """Do what waits for the node's timer (an action asks for its newest goal's result)."""
+
     def configure(self, config: IKConfig) -> None:
         """Take the joint names, rates and tolerances of ``config``."""
 
@@ -205,6 +208,7 @@ class ControllerOutput(OutputMode):
         of the graph on every target.
         """
         self._transport.listen()
+        self._transport.poll()
         self.catch_up()
         if self._waiting is not None and not self._transport.busy:
             self._free()  # the goal before it was never answered in time

@@ -10,10 +10,19 @@ sends the trajectory ``trajectories.TrajectorySender`` built for a move, with th
 the controller's success means what ``reached`` means.  A new goal
 replaces the one in flight: joint_trajectory_controller cancels the old
 goal when it accepts the new one (the node does not cancel it first: the
-arm would stop between the two).  Every answer is counted by result and
-handed to ``arrival`` for the goal's move.  While a goal waits for its
-acceptance, a target waits (``busy``), and a newer one replaces it: one goal
-per acceptance, however fast the targets come.  The goals go on the action's
+arm would stop between the two).  While a goal waits for its acceptance, a
+target waits (``busy``), and a newer one replaces it: one goal per
+acceptance, however fast the targets come.  A rejection is counted and
+handed to ``arrival`` for the goal's move; an accepted goal's result is
+asked for at the node's next timer (``poll``, at least 10 Hz) unless a
+newer goal was accepted by then, and then counted and handed on.  A goal
+replaced sooner has its move superseded already, so its end (canceled, by
+the controller's rule above) would change nothing, and at 100 targets a
+second asking for every result was half the action's messages.  A server
+keeps a result for its ``result_timeout`` after the goal ends (rcl_action's
+default: 15 minutes on Humble, 10 s from Jazzy on): a timer that comes
+later finds it gone (``STATUS_UNKNOWN``), which ends nothing, and the move
+ends as the joint states or its deadline say.  The goals go on the action's
 own services (``ros.goals``), without rclpy's ActionClient and the status
 arrays it reads.
 
@@ -76,6 +85,7 @@ class TrajectoryGoals:
         self._guard = carrier.guard
         self._sent: Any = None  # (goal id, acceptance) of the goal just sent, until ``track``
         self._accepting_since: Optional[int] = None  # (monotonic ns) a goal not yet answered
+        self._accepted: Any = None  # (goal id, move) of the newest goal accepted, until ``poll``
 
     @property
     def busy(self) -> bool:
@@ -102,6 +112,14 @@ class TrajectoryGoals:
         self._sent = self._client.send_goal_async(goal)
         self._accepting_since = time.monotonic_ns()
 
+    def poll(self) -> None:
+        """Ask for the result of the newest goal accepted since the last ``poll``, if any."""
+        accepted, self._accepted = self._accepted, None
+        if accepted is not None:
+            goal_id, move = accepted
+            self._client.get_result_async(goal_id).add_done_callback(
+                self._guard(lambda done: self._finished(done, move)))
+
     def track(self, move: Optional[Move]) -> None:
         """Hand the answers to the goal just sent to ``arrival`` as ``move``'s."""
         sent, self._sent = self._sent, None
@@ -112,7 +130,7 @@ class TrajectoryGoals:
             lambda done: self._answered(done, goal_id, move)))
 
     def _answered(self, acceptance: Any, goal_id: Any, move: Optional[Move]) -> None:
-        """Take the server's accept or reject, ask for an accepted goal's result; go on."""
+        """Take the server's accept or reject (the result is asked for at ``poll``); go on."""
         self._accepting_since = None
         response = acceptance.result()
         if move is not None:
@@ -120,19 +138,21 @@ class TrajectoryGoals:
                 self._arrival.answered(move, 'rejected',
                                        'the controller rejected the goal (is it active?)')
             else:
-                self._client.get_result_async(goal_id).add_done_callback(
-                    self._guard(lambda done: self._finished(done, move)))
+                self._accepted = (goal_id, move)  # replaces an older one: not asked for
         self._free()  # a target that waited for this answer goes now
 
     def _finished(self, result: Any, move: Move) -> None:
         """Hand the goal's end to ``arrival``, as a result of ``_RESULTS``."""
         response = result.result()
+        if response.status == GoalStatus.STATUS_UNKNOWN:
+            return  # the server no longer has the goal (its result_timeout passed)
         why = response.result.error_string or f'error code {response.result.error_code}'
         self._catch_up()  # a success publishes where the arm is: the latest state
         self._arrival.answered(move, _RESULTS.get(response.status, 'aborted'), why)
 
     def destroy(self) -> None:
         """Destroy the client (the output changed); answers still to come are dropped."""
+        self._accepted = None
         self._client.destroy()
 
 

@@ -65,6 +65,9 @@ class CommandStream:
         """Ask the graph whether a subscription takes the commands."""
         self.listened = bool(self._publisher.get_subscription_count() > 0)
 
+    def poll(self) -> None:
+        """Nothing waits: the topic does not answer."""
+
     def configure(self, config: IKConfig) -> None:
         """Take the stream's rate (the controller's ``update_rate``)."""
         self._rate = config.command_rate

@@ -48,6 +48,9 @@ class TrajectoryTopic:
         """Publish the trajectory (bytes or the message)."""
         self._publisher.publish(trajectory)
 
+    def poll(self) -> None:
+        """Nothing waits: the topic does not answer."""
+
     def track(self, move: Optional[Move]) -> None:
         """Nothing to follow: the topic does not answer."""
 

@@ -66,6 +66,9 @@ class Delivery(Protocol):
     def deliver(self, trajectory: Any, config: IKConfig) -> None:
         """Hand one trajectory (bytes if ``as_bytes`` and usable) to the controller there."""
 
+    def poll(self) -> None:
+        """Do what waits for the node's timer (``Transport.poll``)."""
+
     def track(self, move: Optional[Move]) -> None:
         """Follow ``move``, the trajectory just delivered, further (the action's answers)."""
 
@@ -99,6 +102,10 @@ class TrajectorySender:
     def listen(self) -> None:
         """Ask the graph whether the delivery has a taker."""
         self.listened = self._delivery.ready()
+
+    def poll(self) -> None:
+        """Let the delivery do what waits for the node's timer."""
+        self._delivery.poll()
 
     def configure(self, config: IKConfig) -> None:
         """Name the joints (the messages), take the tolerances and limits."""
