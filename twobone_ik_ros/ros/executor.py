@@ -587,7 +587,8 @@ def spinner_executor(node: Any, kind: str) -> Any:
         except ImportError:
             return instead(f'rclpy {rclpy_version()} has no experimental.EventsExecutor')
         with_info = [subscription.topic_name for subscription in node.subscriptions
-                     if getattr(subscription, '_callback_type', None) is _WITH_INFO]
+                     if _WITH_INFO is not None
+                     and getattr(subscription, '_callback_type', None) is _WITH_INFO]
         if with_info:
             # rclpy 9.1's EventsExecutor calls such a callback with the message alone
             # (a TypeError), or raises SystemError from spin_once: doc/performance.md
