@@ -12,8 +12,8 @@ failed, its time and the CPU of all it ran, and its build (the C++ stack on
 Kilted, ROS 2 Humble) with its own time and CPU; then the whole against the
 limit.  ``.ci/run``'s whole output is kept in ``--log``.  ``--cache`` names
 the cache folder instead of a temporary one, such as ``~/.cache`` on a fresh
-machine: it must be empty, and what CI built stays there for the work after.  The last line is
-for scripts:
+machine: it must be empty, and what CI built stays there for the work after.
+The last line is for scripts:
 
     ci_seconds=<the whole> ci_passed=<true|false> (one line)
 """

@@ -281,9 +281,10 @@ def main():
         if output == 'follow_joint_trajectory' and not executable:
             continue  # its server is the C++ relay's
         kinds = ('node',) + (('cpp',) if executable else ()) + \
-            (('py',) if output in PY_RELAYED else ()) + \
-            (tuple(kind for kind in OTHER_EXECUTORS if kind == 'node_st' or output in PY_RELAYED)
-             if options.executors else ())
+            (('py',) if output in PY_RELAYED else ())
+        if options.executors:  # the Python floor only where it relays
+            kinds += tuple(kind for kind in OTHER_EXECUTORS
+                           if kind.startswith('node') or output in PY_RELAYED)
         servers = {kind: start(kind, output, executable) for kind in kinds}
         goal_servers = [goal_server(executable, kind) for kind in kinds] \
             if output == 'follow_joint_trajectory' else []

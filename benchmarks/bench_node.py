@@ -352,7 +352,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--targets', type=int, default=2000, help='targets per round')
     parser.add_argument('--rounds', type=int, default=4, help='rounds at 1 kHz')
-    parser.add_argument('--executor', choices=('lean', 'rclpy', 'events'), default='',
+    parser.add_argument('--executor', choices=('lean', 'rclpy'), default='',
                         help="the node's executor (TWOBONE_IK_EXECUTOR); default: lean")
     parser.add_argument('--executors', action='store_true',
                         help="the node on rclpy's SingleThreadedExecutor too (node_st)")
@@ -420,10 +420,10 @@ def main():
         cpu = cpu_per_target(at_1khz['node']) / cpu_per_target(at_1khz['relay'])
         cpp = (f'{cpu_per_target(at_1khz["node"]) / cpu_per_target(at_1khz[CPP]):.3f}'
                if CPP in at_1khz else 'none')
-        others = ''.join(
-            f' {name}_cpu_ratio='
-            f'{cpu_per_target(at_1khz[kind]) / cpu_per_target(at_1khz["node"]):.3f}'
-            for kind, name in (('node_st', 'st'),) if kind in at_1khz)
+        others = ''
+        if 'node_st' in at_1khz:
+            st = cpu_per_target(at_1khz['node_st']) / cpu_per_target(at_1khz['node'])
+            others = f' st_cpu_ratio={st:.3f}'
         print(f'p50_ratio={p50:.3f} cpu_ratio={cpu:.3f} lost_node={at_1khz["node"]["lost"]} '
               f'lost_relay={at_1khz["relay"]["lost"]} cpp_ratio={cpp}{others}', flush=True)
 

@@ -129,9 +129,9 @@ def test_every_target_is_reached_once_with_its_stamp_and_a_replaced_one_not(
         delta = {r: moves[f'goals.{r}'] - before[f'goals.{r}'] for r in GOAL_RESULTS}
         # the replaced goal's cancel is counted if the node asked for its result (at its
         # timer, 10 Hz) in the 0.1 s it stood: asked or not, the move is superseded
-        assert delta['canceled'] <= 1, (before, moves)
-        assert dict(delta, canceled=0) == {'succeeded': len(TARGETS) + 2, 'rejected': 0,
-                                           'aborted': 0, 'canceled': 0}, (before, moves)
+        assert delta.pop('canceled') <= 1, (before, moves)
+        assert delta == {'succeeded': len(TARGETS) + 2, 'rejected': 0, 'aborted': 0}, \
+            (before, moves)
     else:
         assert not any(key.startswith('goals.') for key in moves), moves
     assert arm.interrupt() == 0, arm.launch.output()
