@@ -30,7 +30,7 @@ from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.motion.joint_paths import plan_path
 from twobone_ik_ros.motion.limit_check import Bounds, check_motion, first
 from twobone_ik_ros.motion.planning import Limits, Planner
-from twobone_ik_ros.motion.tracking import ArmTracker
+from twobone_ik_ros.motion.tracking import ArmTracker, TRACKING_WINDOW_S
 from twobone_ik_ros.solver import forward, TwoBoneIK
 
 pytest.importorskip('ruckig', reason='ruckig plans the moves (requirements/runtime.txt)')
@@ -105,6 +105,35 @@ def test_an_arm_that_follows_the_move_is_planned_from_the_move():
     near = motion.at(motion.duration / 2 - 0.01).position  # 10 ms behind the command
     tracker.measure(near, None, halfway)
     assert tracker.state(halfway) == motion.at(motion.duration / 2)
+
+
+def test_a_state_heard_long_ago_is_judged_against_the_move_at_its_stamp():
+    """
+    A node not scheduled for half a second has only a state half a second old.
+
+    It followed the move then: the move now is the start, not that state
+    (which is far from the move now: planned from it, the retarget stepped
+    the arm back to where it had been, test_late_node).  One that did not
+    follow the move at its stamp still decides.  One that is where the move
+    is now follows it, whatever its stamp (a stream that held cycles).
+    """
+    tracker, bounds = default_tracker()
+    tracker.measure((0.0, 0.0), None, 1 * NS)
+    motion = tracker.move((2.0, -1.5), 1 * NS, checker(bounds))
+    assert motion.duration > 1.0
+    heard = 1 * NS + round(0.3 * NS)
+    tracker.measure(motion.at(0.3).position, None, heard)
+    later = heard + round(0.5 * NS)  # the node comes back half a second on
+    far = max(abs(a - b) for a, b in zip(motion.at(0.3).position, motion.at(0.8).position))
+    assert far > TRACKING_WINDOW_S * tracker.planner.limits.velocity
+    assert tracker.state(later) == motion.at(0.8)
+    # a stream that held the arm 0.5 s moved its move that much later: a state heard while it
+    # held is where the move is now, not where the shifted move was at the state's stamp
+    tracker.delay(round(0.5 * NS))
+    tracker.measure(motion.at(0.3).position, None, later - round(0.1 * NS))
+    assert tracker.state(later) == motion.at(0.3)
+    tracker.measure((0.5, 0.5), None, later)  # the arm did not follow: it decides
+    assert tracker.state(later).position == (0.5, 0.5)
 
 
 def test_a_path_through_an_exact_half_turn_goes_the_way_that_keeps_the_limits():

@@ -208,6 +208,34 @@ def test_the_topic_sends_the_move_from_the_arm_whole_stamped_ahead(bench):
     assert bench.arrival.ledger.counters.failed.total == 0  # someone listened
 
 
+def test_a_trajectory_made_too_late_for_its_start_starts_later(bench):
+    """
+    A host that took the node past the start plans again, leading by twice what it took.
+
+    The first attempt takes 60 ms (a collector pass, a busy machine): its
+    start, 20 ms ahead, has passed; the one sent starts at least 120 ms
+    after that second attempt began, and the move is due that much later.
+    """
+    from trajectory_msgs.msg import JointTrajectory
+    mode = ready(bench, 'joint_trajectory', JointTrajectory, 'joint_trajectory', arm=(0.0, 0.0))
+    tracker = mode._tracker
+    plan, begins, clock = tracker.move, [], bench.node.get_clock()
+
+    def slow_once(goal, begin, check):
+        begins.append((clock.now().nanoseconds, begin))
+        if len(begins) == 1:
+            time.sleep(0.06)
+        return plan(goal, begin, check)
+
+    tracker.move = slow_once
+    mode.send(*GOAL, stamp_now(bench.node), None)
+    bench.spin_until(lambda: bench.received)
+    (trajectory,) = bench.received
+    start = trajectory.header.stamp.sec * 1_000_000_000 + trajectory.header.stamp.nanosec
+    assert len(begins) == 2 and start == begins[1][1]
+    assert start - begins[1][0] >= START_DELAY_NS + 2 * 60_000_000
+
+
 def test_a_move_no_one_takes_counts_as_sent_to_no_controller(bench):
     mode = bench.output('joint_trajectory')
     mode.poll()

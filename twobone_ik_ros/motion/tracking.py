@@ -7,13 +7,22 @@ stamp and a controller's cycles name it).
 
 Where a move starts: while the node's last move is under way and the arm
 follows it (measured within ``TRACKING_WINDOW_S`` of travel at the velocity
-limit), that move evaluated now: the measured sample is a DDS hop and up to
-a controller period older than the command, so planning from it would step
-the arm back by that much.  Otherwise what the arm measurably does, never
-mixed with what the node commanded (a paused simulator, a lagging controller
-or an arm already at its goal is not moving as the command does): its
-position; its velocity where the joint states carry one, else the one its
-last two positions give over their stamps (``MeasuredVelocity``: an arm
+limit of where the move has it now, or of where it had it at the
+measurement's stamp), that move evaluated now: the measured sample is a DDS
+hop and up to a controller period older than the command, so planning from
+it would step the arm back by that much.  At the stamp: a node that was not
+scheduled for half a second finds the target before the states that came
+meanwhile (its middleware delivers them in the order they came), and the
+last state it has is half a second old; judged against the move now alone,
+it did not follow, and the retarget was planned from where the arm had been:
+the controller stepped it back there (``test_late_node``).  Now: a stream
+that held cycles moved its whole move later (``delay``), and a state heard
+while it held is where the move is now, not where its shifted timeline puts
+that stamp.  Otherwise what the arm measurably does, never mixed with what
+the node commanded (a paused simulator, a lagging controller or an arm
+already at its goal is not moving as the command does): its position; its
+velocity where the joint states carry one, else the one its last two
+positions give over their stamps (``MeasuredVelocity``: an arm
 measured still is at rest, a jump is no velocity; an arm at the end of the
 move the node planned, within the window, is at rest: its last step is not a
 velocity it still has); no acceleration (joint states carry none).  A
@@ -100,6 +109,7 @@ class ArmTracker:
         self._before: Tuple[Optional[Timed], int] = (None, 0)
         self.measured: Optional[Angles] = None
         self.measured_velocity: Optional[Angles] = None
+        self._measured_ns = 0  # the measurement's stamp (0: none)
         self._velocity = MeasuredVelocity()  # where the joint states carry none
         self._velocity_estimated = False  # the last measured velocity is ``_velocity``'s
         self._last_heard: Optional[Angles] = None  # kept when the measurement goes stale
@@ -154,6 +164,7 @@ class ArmTracker:
         """
         estimate = self._velocity.estimate(position, stamp_ns, self.planner.limits.velocity)
         self.measured = self._last_heard = position
+        self._measured_ns = stamp_ns or 0
         self._velocity_estimated = velocity is None
         self.measured_velocity = velocity if velocity is not None else estimate
 
@@ -168,6 +179,26 @@ class ArmTracker:
             return None
         return self.motion.at((now_ns - self.started_ns) / _NS)
 
+    def _follows(self, measured: Angles, commanded: Angles, now_ns: int) -> bool:
+        """Tell whether the arm ``measured`` follows the moves: near them now, or at its stamp."""
+        window = TRACKING_WINDOW_S * self.planner.limits.velocity
+        if _within(measured, commanded, window):
+            return True
+        stamp_ns = self._measured_ns
+        if not stamp_ns or stamp_ns >= now_ns:
+            return False
+        then = self._commanded_when(stamp_ns)
+        return then is not None and _within(measured, then, window)
+
+    def _commanded_when(self, stamp_ns: int) -> Optional[Angles]:
+        """Return where the node's moves had the arm at ``stamp_ns`` (None without a move)."""
+        motion, started_ns = self.motion, self.started_ns
+        if stamp_ns < started_ns and self._before[0] is not None:
+            motion, started_ns = self._before  # the move this one took over from
+        if motion is None:
+            return None
+        return motion.at((stamp_ns - started_ns) / _NS).position
+
     def moving(self, now_ns: int) -> bool:
         """Tell whether the last move is still under way at ``now_ns``."""
         return self.motion is not None and now_ns - self.started_ns < self.motion.duration * _NS
@@ -176,8 +207,8 @@ class ArmTracker:
         """Return where the next move starts (see the module docstring); None if unknown."""
         commanded = self.commanded(now_ns)
         measured = self.measured
-        follows = commanded is not None and (measured is None or _within(
-            measured, commanded.position, TRACKING_WINDOW_S * self.planner.limits.velocity))
+        follows = commanded is not None and (
+            measured is None or self._follows(measured, commanded.position, now_ns))
         if follows and self.moving(now_ns):
             return commanded
         if measured is None:

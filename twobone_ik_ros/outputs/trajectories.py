@@ -90,6 +90,7 @@ class TrajectorySender:
         self._config: Optional[IKConfig] = None
         self._names: Tuple[str, str] = ('', '')
         self._writer: Optional[TrajectoryWriter] = None
+        self._lead_ns = START_DELAY_NS  # the last trajectory's (``start``)
         self._point = JointTrajectory()
         self._point.points = [JointTrajectoryPoint()]
         self._point.points[0].positions = array('d', (0.0, 0.0))
@@ -134,10 +135,9 @@ class TrajectorySender:
         assert config is not None
         self._delivery.deliver(message, config)
 
-    @staticmethod
-    def due(motion: Timed) -> float:
+    def due(self, motion: Timed) -> float:
         """Return the seconds from now to the end of ``motion`` just sent (its lead included)."""
-        return START_DELAY_NS / 1e9 + motion.duration
+        return self._lead_ns / 1e9 + motion.duration
 
     def start(self, motion_from: Callable[[int], Optional[AnyTimed]]) -> Optional[AnyTimed]:
         """
@@ -146,10 +146,11 @@ class TrajectorySender:
         Planned again from a later start when making the message took the
         node past ``begin - LATE_MARGIN_NS`` (a collector pass, a busy
         machine): the controller jumps a trajectory whose start has passed to
-        where it should be by then.  ``motion_from`` checks the motion
-        (``limit_check``, raising to refuse it) and records it in the
-        tracker; a motion not sent is undone there.  None when
-        ``motion_from`` is.
+        where it should be by then.  The later start leads by twice what the
+        late attempt took: lateness delays the move, it does not jump it.
+        ``motion_from`` checks the motion (``limit_check``, raising to refuse
+        it) and records it in the tracker; a motion not sent is undone there.
+        None when ``motion_from`` is.
 
         Until ``begin`` the controller interpolates from its own state to the
         first point (a cubic, or a quintic, when its state has velocities):
@@ -175,10 +176,13 @@ class TrajectorySender:
                 continue
             message = self._message(points, motion.needs_accelerations, begin)
             attempts += 1
-            if not lead or clock.now().nanoseconds <= begin - LATE_MARGIN_NS or \
-                    attempts == PLAN_ATTEMPTS:
+            made = clock.now().nanoseconds
+            if not lead or made <= begin - LATE_MARGIN_NS or attempts == PLAN_ATTEMPTS:
                 break
             self._tracker.undo()
+            # a host this slow is slow again: the next start leads by twice what this took
+            lead = START_DELAY_NS + 2 * (made - now)
+        self._lead_ns = lead
         self._emit(message)
         return motion
 
