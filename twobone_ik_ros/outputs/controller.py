@@ -153,6 +153,8 @@ class ControllerOutput(OutputMode):
         self._cycles = ControllerCycles()
         self._held = False  # the state's subscription is held back (``_hold``)
         self._due_timer: Any = None  # ends the hold when the move is due, while it holds
+        self._due_ns = 0  # when the move held for is due (the node's clock)
+        self._timer_due_ns = 0  # when the due timer fires next
         #: the target (``send``'s arguments) waiting while the transport is busy
         self._waiting: Optional[Tuple[float, float, Any, Optional[Angles]]] = None
         self._transport = transport(Carrier(
@@ -317,6 +319,12 @@ class ControllerOutput(OutputMode):
         timer, the action's answer), and all again from the move's end on,
         when the arm's arrival is watched state by state.  Only on the lean
         executor (``LeanExecutor.hold_back``); on rclpy's each state wakes.
+
+        A retarget that makes the move due later leaves the timer as it is,
+        and the timer, when it fires before the move is due, sets itself
+        again (``_on_due``): resetting a timer wakes the executor for nothing
+        (rcl triggers the timer's guard condition), and retargets would
+        each reset it: a second wake per target.
         """
         node = self._node
         hold_back = getattr(node.executor, 'hold_back', None)
@@ -327,12 +335,28 @@ class ControllerOutput(OutputMode):
         if not self._held:
             return
         period = max(round(seconds * 1e9), 1)
+        self._due_ns = due = node.get_clock().now().nanoseconds + period
         timer = self._due_timer
         if timer is None:
-            self._due_timer = node.create_timer(period / 1e9, self._release)
-        else:
-            timer.timer_period_ns = period
-            timer.reset()
+            self._due_timer = node.create_timer(period / 1e9, self._on_due)
+            self._timer_due_ns = due
+        elif due < self._timer_due_ns:
+            self._arm_due_timer(period, due)
+
+    def _arm_due_timer(self, period_ns: int, due_ns: int) -> None:
+        """Make the due timer fire ``period_ns`` from now, at ``due_ns``."""
+        timer = self._due_timer
+        timer.timer_period_ns = period_ns
+        timer.reset()
+        self._timer_due_ns = due_ns
+
+    def _on_due(self) -> None:
+        """End the hold if the move is due; else fire again when it is (a retarget put it off)."""
+        now = self._node.get_clock().now().nanoseconds
+        if now < self._due_ns:
+            self._arm_due_timer(self._due_ns - now, self._due_ns)
+            return
+        self._release()
 
     def _release(self) -> None:
         """
@@ -340,7 +364,7 @@ class ControllerOutput(OutputMode):
 
         The timer goes with the hold (a stopped timer is destroyed, not
         cancelled: an entity's cost, ``ros.executor``); a retarget while the
-        hold lasts only sets it again.
+        hold lasts sets it again only to bring it sooner (``_hold``).
         """
         if self._due_timer is not None:
             self._node.destroy_timer(self._due_timer)
