@@ -24,7 +24,10 @@ as it takes it: needs the C++ relay's build.
 Per output, rate and system: p50 and p99 latency from the target's stamp
 to its message, CPU time of the serving process per target, and the
 targets lost and superseded, counted apart.  A trajectory (or a goal)
-answers the target whose solution it ends at (the relay's: its stamp); a
+answers the target whose solution it ends at (the relay's: its stamp),
+when it comes before that solution is sent again (the targets repeat every
+997: at 1 kHz a target never answered took the answer to its next turn, a
+second later, as its own); a
 stream answers with its next message: a target followed by another before
 any message came is superseded (a stream sends one message per controller
 cycle, so at 1 kHz most are), one that never gets any, lost.  The line
@@ -248,11 +251,17 @@ def answers(arm, sent):
     by_key = {}  # each answer's arrivals, in order (a target's solution comes again later)
     for at, key in taken:
         by_key.setdefault(key, []).append(at)
+    again = {}  # a target's solution sent again: an answer from then on is that target's
+    until = [None] * len(sent)
+    for index in range(len(sent) - 1, -1, -1):
+        stamp, solution = sent[index]
+        until[index] = again.get(solution)
+        again[solution] = stamp
     latencies = []
-    for stamp, solution in sent:
+    for (stamp, solution), end in zip(sent, until):
         arrivals = by_key.get(solution if arm.node else stamp, [])
         after = bisect.bisect_left(arrivals, stamp)
-        if after < len(arrivals):
+        if after < len(arrivals) and (end is None or arrivals[after] < end):
             latencies.append((arrivals[after] - stamp) / 1e6)
     return latencies, len(sent) - len(latencies), 0
 
