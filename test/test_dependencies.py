@@ -4,7 +4,7 @@ package.xml declares exactly what the package imports and starts, by rosdep key.
 rosdep installs what package.xml names, so a module imported but not declared
 breaks a user's fresh install, and one declared but unused costs them a
 download.  The imports are read from the source (``ast``); the packages the
-launch files start come from ``launch_config.plan``; ``SYSTEM_KEYS`` maps a
+launch files start come from ``launch_config.resolve_launch``; ``SYSTEM_KEYS`` maps a
 Python module to the key that provides it on Humble through Rolling, and
 ``model.dependencies.LIBRARIES`` does the same for the controller outputs'
 libraries.  ``test_rosdep`` resolves every key with the real rosdep.

@@ -136,10 +136,8 @@ class TargetFrames:
         if not answered:
             self._waiting.append((self._now_ns() + round(timeout * 1e9), future, timeout,
                                   source, base))
-            if self._timer is None:
+            if self._timer is None:  # destroyed when nothing waits (``ros.executor``)
                 self._timer = self._node.create_timer(_EXPIRY_PERIOD_S, self._expire)
-            elif self._timer.is_canceled():
-                self._timer.reset()
 
     def _on_transform(self, future: Any, source: str, base: str, stamp: Time, timeout: float,
                       use: Use, reject: Reject, what: str) -> None:
@@ -188,7 +186,8 @@ class TargetFrames:
                 still.append(waiting)
         self._waiting = still
         if not still:
-            self._timer.cancel()
+            self._node.destroy_timer(self._timer)
+            self._timer = None
 
     def _connected(self, source: str, base: str) -> bool:
         """Say whether tf2 has heard transforms joining the two frames, at any time."""
