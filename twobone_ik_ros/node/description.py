@@ -5,9 +5,9 @@ robot_state_publisher publishes the URDF it holds on ``robot_description``
 (std_msgs/String, reliable, transient local: a late subscriber gets it, and
 it republishes when its parameter changes); controller_manager reads the
 same topic from Jazzy on.  The node subscribes to it, relative to its
-namespace as both of those do, only while ``tip_link`` is set (an entity's
-cost: ``ros.executor``), and hands each text to
-the node, which reads the arm from it (``model.config.validate``).
+namespace as both of those do, only while ``tip_link`` is set, and hands
+each text to the node, which reads the arm from it
+(``model.config.validate``).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

@@ -3,9 +3,8 @@ The node's drawing of the arm in RViz: when to redraw and what.
 
 The markers themselves are a pure function (``markers``); this part decides
 when they go out: at most ``MARKER_RATE_HZ``, only when something changed
-and someone subscribes, from the node's one housekeeping timer (an entity's
-cost: ``ros.executor``).  The publisher is
-transient local, and a drawing stays stale until published, so a subscriber
+and someone subscribes, from the node's one housekeeping timer.  The
+publisher is transient local, and a drawing stays stale until published, so a subscriber
 that comes later still gets the drawing of now.
 """
 

@@ -2,20 +2,20 @@
 Targets in other frames: brought into the base frame with tf2, never blocking.
 
 The node works in its base frame.  A target in another frame is transformed
-with the transform at its stamp (the latest for a zero stamp).  If tf2 cannot
-give it yet, the target waits for it, for up to ``transform_timeout``
+with the transform at its stamp (the latest for a zero stamp).  If tf2
+cannot give it yet, the target waits for it, for up to ``transform_timeout``
 seconds, while the node goes on serving other targets: ``wait_for_transform_
 async`` resolves it when the transform arrives, a timer rejects it when time
 is up: the node's clock (ROS time, a simulator's with ``use_sim_time``)
 measures it, so a paused simulation pauses the wait, and a jump of that
 clock (``clock_jumped``) gives every waiting input its whole timeout again
-on the new time.  The tf2 listener (two subscriptions) and the timer are created on the
-first such target, so a node that only ever gets base-frame targets carries
-neither (an entity's cost: ``ros.executor``).  Inputs that
-come in the listener's first ``LISTENER_START_S`` seconds may wait that long,
-so the first one is not refused only because the listener had just started,
-and up to ``LISTENER_DEAF_S`` while it has heard nothing that connects their
-frame to the base frame: what such an input waits for is the discovery of the
+on the new time.  The tf2 listener (two subscriptions) is created on the
+first such target, and the timer lives while one waits, so a node that only
+ever gets base-frame targets carries neither.  Inputs that come in the listener's first
+``LISTENER_START_S`` seconds may wait that long, so the first one is not
+refused only because the listener had just started, and up to
+``LISTENER_DEAF_S`` while it has heard nothing that connects their frame to
+the base frame: what such an input waits for is the discovery of the
 participant that publishes that transform (a launch's static transform
 publisher, started beside the node), which other transforms already heard
 say nothing about.  Those seconds are the steady clock's, as DDS discovery
@@ -136,7 +136,7 @@ class TargetFrames:
         if not answered:
             self._waiting.append((self._now_ns() + round(timeout * 1e9), future, timeout,
                                   source, base))
-            if self._timer is None:  # destroyed when nothing waits (``ros.executor``)
+            if self._timer is None:  # destroyed when nothing waits (``_expire``)
                 self._timer = self._node.create_timer(_EXPIRY_PERIOD_S, self._expire)
 
     def _on_transform(self, future: Any, source: str, base: str, stamp: Time, timeout: float,

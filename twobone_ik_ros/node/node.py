@@ -12,9 +12,8 @@ declarations (``declarations``), robot_state_publisher's model
 (``robot_model``) and the callback guard (``guard.GuardedNode``); ``main``
 leaves running and stopping the process to ``ros.process.run_node``.
 
-Two timers do what is due (an entity's cost: ``ros.executor``).  On the
-node's clock (ROS time: a simulator's with ``use_sim_time``), what belongs
-to the arm's time: the current solution
+Two timers do what is due.  On the node's clock (ROS time: a simulator's
+with ``use_sim_time``), what belongs to the arm's time: the current solution
 again when none went out for a period of ``joint_state_rate``
 (robot_state_publisher drops joint states closer together than its publish
 period, so a quick sequence could end on a stale model), and the arm's
@@ -218,7 +217,7 @@ class TwoBoneIKNode(GuardedNode):
         """
         Do what is due on the steady clock: redraw stale markers, the model, diagnostics.
 
-        One timer for the three (an entity's cost: ``ros.executor``).
+        One timer for the three.
         """
         now = time.monotonic()
         self._elbow_listeners = self._elbow_pub.get_subscription_count()

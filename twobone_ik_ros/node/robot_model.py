@@ -53,9 +53,8 @@ class RobotModelSync:
         """
         Give ``config.robot_state_publisher`` the URDF of ``config``, as soon as it can.
 
-        The service client is made on the first change (an entity's cost:
-        ``ros.executor``) and ``poll`` sends once it is
-        discovered, or gives up after ``DISCOVERY_TIMEOUT_S``.
+        The service client is made on the first change, and ``poll`` sends
+        once it is discovered, or gives up after ``DISCOVERY_TIMEOUT_S``.
         """
         if self._future is not None:  # superseded: only the newest arm matters
             self._client.remove_pending_request(self._future)

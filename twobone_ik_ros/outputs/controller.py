@@ -362,9 +362,9 @@ class ControllerOutput(OutputMode):
         """
         Read the states that waited, and take each as it comes again (the move is due).
 
-        The timer goes with the hold (a stopped timer is destroyed, not
-        cancelled: an entity's cost, ``ros.executor``); a retarget while the
-        hold lasts sets it again only to bring it sooner (``_hold``).
+        The timer goes with the hold (destroyed, not cancelled); a retarget
+        while the hold lasts sets it again only to bring it sooner
+        (``_hold``).
         """
         if self._due_timer is not None:
             self._node.destroy_timer(self._due_timer)

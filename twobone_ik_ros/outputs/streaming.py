@@ -28,9 +28,8 @@ further than one period of the motion takes it (doc/motion.md).
 A *playback* publishes a path at its own timing (on joint_states, or on
 commands before the arm's state is known), the last pose that is due at each
 tick (on the node's clock too), and tells ``moved`` each position.  The
-timers are destroyed, not cancelled, when they stop (an entity's cost:
-``ros.executor``; rclpy destroys it once its callback, which may be the
-caller, has returned).
+timers are destroyed, not cancelled, when they stop (rclpy destroys one
+once its callback, which may be the caller, has returned).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

@@ -44,7 +44,7 @@ create an entity only while it serves (the description's subscription, the
 tf2 listener, robot_state_publisher's client, a mode's publishers),
 share one timer where one will do, destroy a timer that stopped rather than
 cancel it, and leave out rclpy's default QoS event handlers
-(``qos_events``).  The parts refer here.
+(``qos_events``).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
