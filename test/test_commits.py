@@ -28,18 +28,17 @@ SUBJECT_MAX = 72
 FIELD, RECORD = '\x1f', '\x1e'
 
 
-def git(*args):
-    """Return git's output in the checkout."""
-    return subprocess.run(['git', '-C', ROOT, *args], check=True, capture_output=True,
-                          text=True).stdout
+def git(*args, check=True):
+    """Run git in the checkout; return what it did (``check``: raise if it failed)."""
+    return subprocess.run(['git', '-C', ROOT, *args], check=check, capture_output=True,
+                          text=True)
 
 
 def commits():
     """Return (hash, subject, body) of the commits the rule holds for, newest first."""
-    known = subprocess.run(['git', '-C', ROOT, 'cat-file', '-e', f'{RULE_SINCE}^{{commit}}'],
-                           capture_output=True).returncode == 0
+    known = git('cat-file', '-e', f'{RULE_SINCE}^{{commit}}', check=False).returncode == 0
     span = [f'{RULE_SINCE}..HEAD'] if known else ['HEAD']
-    log = git('log', '--no-merges', f'--format=%H{FIELD}%s{FIELD}%b{RECORD}', *span)
+    log = git('log', '--no-merges', f'--format=%H{FIELD}%s{FIELD}%b{RECORD}', *span).stdout
     return [tuple(record.strip('\n').split(FIELD, 2)) for record in log.split(RECORD)
             if record.strip()]
 
@@ -61,9 +60,8 @@ def test_the_rule_itself():
 
 
 def test_each_commit_has_a_short_subject_and_a_body_that_says_why():
-    inside = subprocess.run(['git', '-C', ROOT, 'rev-parse', '--is-inside-work-tree'],
-                            capture_output=True, text=True)
-    if inside.stdout.strip() != 'true':  # a release tarball (in CI, a clone: a skip fails)
+    # a release tarball is no checkout (in CI, a clone: a skip fails)
+    if git('rev-parse', '--is-inside-work-tree', check=False).stdout.strip() != 'true':
         pytest.skip('not a git checkout: no commits to check')
     checked = commits()
     assert checked, 'no commit to check'

@@ -154,7 +154,6 @@ class ControllerOutput(OutputMode):
         self._held = False  # the state's subscription is held back (``_hold``)
         self._due_timer: Any = None  # ends the hold when the move is due, while it holds
         self._due_ns = 0  # when the move held for is due (the node's clock)
-        self._timer_due_ns = 0  # when the due timer fires next
         #: the target (``send``'s arguments) waiting while the transport is busy
         self._waiting: Optional[Tuple[float, float, Any, Optional[Angles]]] = None
         self._transport = transport(Carrier(
@@ -335,26 +334,24 @@ class ControllerOutput(OutputMode):
         if not self._held:
             return
         period = max(round(seconds * 1e9), 1)
-        self._due_ns = due = node.get_clock().now().nanoseconds + period
+        self._due_ns = node.get_clock().now().nanoseconds + period
         timer = self._due_timer
         if timer is None:
             self._due_timer = node.create_timer(period / 1e9, self._on_due)
-            self._timer_due_ns = due
-        elif due < self._timer_due_ns:
-            self._arm_due_timer(period, due)
+        elif period < (timer.time_until_next_call() or 0):
+            self._arm_due_timer(period)
 
-    def _arm_due_timer(self, period_ns: int, due_ns: int) -> None:
-        """Make the due timer fire ``period_ns`` from now, at ``due_ns``."""
+    def _arm_due_timer(self, period_ns: int) -> None:
+        """Make the due timer fire ``period_ns`` from now."""
         timer = self._due_timer
         timer.timer_period_ns = period_ns
         timer.reset()
-        self._timer_due_ns = due_ns
 
     def _on_due(self) -> None:
         """End the hold if the move is due; else fire again when it is (a retarget put it off)."""
         now = self._node.get_clock().now().nanoseconds
         if now < self._due_ns:
-            self._arm_due_timer(self._due_ns - now, self._due_ns)
+            self._arm_due_timer(self._due_ns - now)
             return
         self._release()
 
