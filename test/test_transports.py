@@ -41,7 +41,7 @@ from twobone_ik_ros.motion.joint_paths import move_time
 from twobone_ik_ros.outputs.arrival import Arrival
 from twobone_ik_ros.outputs.base import Parts
 from twobone_ik_ros.outputs.modes import ArmOutput, MODES
-from twobone_ik_ros.outputs.trajectories import START_DELAY_NS
+from twobone_ik_ros.outputs.motion_start import START_DELAY_NS
 from twobone_ik_ros.tools.harness import shut_down
 
 pytestmark = pytest.mark.ros
@@ -136,7 +136,7 @@ def stamp_now(node):
 
 
 def heard(bench, mode):
-    bench.spin_until(lambda: mode.measured is not None)
+    bench.spin_until(lambda: mode.measured_angles() is not None)
 
 
 def ready(bench, output, kind, topic, arm=None):
@@ -270,7 +270,7 @@ def test_the_action_sends_the_move_as_a_goal_and_its_success_is_reached(bench):
     bench.arm_at(GOAL)  # the arm is at the goal as the server succeeds
     mode = bench.output('follow_joint_trajectory', goal_tolerance=0.002)
     heard(bench, mode)
-    bench.spin_until(lambda: mode.poll() or mode._transport.listened)  # the server is seen
+    bench.spin_until(lambda: mode.poll() or mode._connected)  # the server is seen
     stamp = stamp_now(bench.node)
     mode.send(GOAL[0] + 0.1, GOAL[1], stamp, None)
     bench.spin_until(lambda: mode.poll() or bench.reached)  # the node's timer asks the result
@@ -292,7 +292,7 @@ def test_targets_while_a_goal_is_being_accepted_wait_and_the_newest_goes(bench):
     bench.arm_at(GOAL)
     mode = bench.output('follow_joint_trajectory', goal_tolerance=0.002)
     heard(bench, mode)
-    bench.spin_until(lambda: mode.poll() or mode._transport.listened)
+    bench.spin_until(lambda: mode.poll() or mode._connected)
     targets = [(GOAL[0] + 0.3, GOAL[1]), (GOAL[0] + 0.2, GOAL[1]), (GOAL[0] + 0.1, GOAL[1])]
     stamps = []
     for target in targets:  # no spin between them: the first goal's acceptance cannot come
@@ -315,7 +315,7 @@ def test_only_the_result_of_the_newest_goal_accepted_by_the_nodes_timer_is_asked
     bench.arm_at(GOAL)
     mode = bench.output('follow_joint_trajectory', goal_tolerance=0.002)
     heard(bench, mode)
-    bench.spin_until(lambda: mode.poll() or mode._transport.listened)
+    bench.spin_until(lambda: mode.poll() or mode._connected)
     stamps = []
     for offset in (0.3, 0.2, 0.1):  # each accepted before the next goes, no timer between
         stamps.append(stamp_now(bench.node))
@@ -344,7 +344,7 @@ def test_a_server_that_never_accepts_holds_no_target_back_for_long(bench, monkey
     bench.arm_at(GOAL)
     mode = bench.output('follow_joint_trajectory')
     heard(bench, mode)
-    bench.spin_until(lambda: mode.poll() or mode._transport.listened)
+    bench.spin_until(lambda: mode.poll() or mode._connected)
     server.server.destroy()  # gone after the goal went: its acceptance never comes
     monkeypatch.setattr(follow_joint_trajectory, 'ACCEPTANCE_WAIT_NS', 50_000_000)
     mode.send(GOAL[0] + 0.1, GOAL[1], stamp_now(bench.node), None)
@@ -378,9 +378,9 @@ def test_a_change_of_output_swaps_the_entities_on_the_graph(bench):
                          False),
         'forward_command': ('ControllerOutput', 'CommandStream', False, True, True, False,
                             False, True),
-        'joint_trajectory': ('ControllerOutput', 'TrajectorySender', False, True, False, True,
+        'joint_trajectory': ('ControllerOutput', 'TrajectoryTopic', False, True, False, True,
                              False, True),
-        'follow_joint_trajectory': ('ControllerOutput', 'TrajectorySender', False, True, False,
+        'follow_joint_trajectory': ('ControllerOutput', 'TrajectoryGoals', False, True, False,
                                     False, True, True),
     }
 
@@ -493,7 +493,7 @@ def test_on_the_lean_executor_the_arms_states_wait_while_a_move_is_under_way():
         spin_until(lambda: time.monotonic() - started > 0.1)
         assert node.get_clock().now().nanoseconds < end_ns, 'the move is long enough to watch'
         assert arrival.heard_ns == waited, 'a state was read while nothing needed it'
-        assert mode.measured == (0.0, 0.0)
+        assert mode.measured_angles() == (0.0, 0.0)
         assert arrival.heard_ns > waited, 'the states that waited are read when asked for'
         arm[:] = goal
         spin_until(lambda: bench.reached)  # nothing asks: read as they come from its end on

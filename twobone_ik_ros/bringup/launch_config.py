@@ -28,7 +28,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 from twobone_ik_ros.bringup.parameter_file import ParameterFileError, parameters_for, parse
 from twobone_ik_ros.model.config import IKConfig, validate
 from twobone_ik_ros.model.dependencies import check, findable, MissingLibrary
-from twobone_ik_ros.model.interface import NODE_NAME
+from twobone_ik_ros.model.interface import NODE_NAME, Role
 from twobone_ik_ros.model.parameter_table import (
     as_double, DEFAULTS, Output, PARAMETER_NAMES, PARAMETERS, SPECS)
 from twobone_ik_ros.model.security import ros_arguments
@@ -42,9 +42,7 @@ BOOLEAN = ('true', 'false')
 #: The controller control.launch.py commands for each controller output unless
 #: ``controller`` names another: the names config/controllers.yaml gives them
 #: (a trajectory's controller, else the position controller).
-DEFAULT_CONTROLLERS = {
-    output: 'joint_trajectory_controller' if output.sends_trajectories
-    else 'forward_position_controller' for output in Output if output.drives_controller}
+DEFAULT_CONTROLLERS = {output: output.controller for output in Output if output.controller}
 #: The topics and services under an action's name: remapped one by one as well
 #: as the action, since rcl_action remaps action names only from Jazzy's rcl 9.2.8
 #: and Kilted on (ros2/rcl#1170); Humble's takes just these.
@@ -321,7 +319,7 @@ def controller_remappings(output: Output, controller: str) -> Tuple[Tuple[str, s
     if not controller.strip('/') or any(c.isspace() for c in controller):
         raise LaunchError(f'controller must be a node name, got {controller!r}')
     name = output.topic
-    inner = ACTION_ENTITIES if output is Output.FOLLOW_JOINT_TRAJECTORY else ()
+    inner = ACTION_ENTITIES if output.role is Role.SENDS_GOALS else ()
     return tuple((f'{name}/{entity}'.rstrip('/'),
                   f"{controller.rstrip('/')}/{name}/{entity}".rstrip('/'))
                  for entity in ('',) + inner)

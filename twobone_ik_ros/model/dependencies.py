@@ -63,14 +63,8 @@ LIBRARIES: Tuple[Library, ...] = (
             'the follow_joint_trajectory action'),
 )
 _BY_MODULE: Dict[str, Library] = {library.module: library for library in LIBRARIES}
-_ARM_SIDE = ('ruckig', 'scipy', 'matplotlib', 'toppra')
-#: The modules each output needs, by the table's ``module``.
-#: what each output imports: a controller output plans with ruckig and toppra, the
-#: action's output needs control_msgs too
-NEEDS: Dict[Output, Tuple[str, ...]] = {
-    output: (_ARM_SIDE if output.drives_controller else ())
-    + (('control_msgs.action',) if output is Output.FOLLOW_JOINT_TRAJECTORY else ())
-    for output in Output}
+#: The modules each output needs (its row's ``needs``), by the table's ``module``.
+NEEDS: Dict[Output, Tuple[str, ...]] = {output: output.needs for output in Output}
 
 
 class MissingLibrary(ValueError):

@@ -60,12 +60,9 @@ _SECTIONS: Dict[Role, Tuple[str, str, str]] = {
 }
 #: the endpoints that only some outputs have (every other row: each output)
 _ONLY_WITH: Dict[Tuple[str, Role], Tuple[Output, ...]] = {
-    ('joint_states', Role.PUBLISHES): (Output.JOINT_STATES,),
     ('joint_states', Role.SUBSCRIBES): tuple(o for o in Output if o.drives_controller),
     ('reached', Role.PUBLISHES): tuple(o for o in Output if o.drives_controller),
-    (Output.FORWARD_COMMAND.topic, Role.PUBLISHES): (Output.FORWARD_COMMAND,),
-    (Output.JOINT_TRAJECTORY.topic, Role.PUBLISHES): (Output.JOINT_TRAJECTORY,),
-    (Output.FOLLOW_JOINT_TRAJECTORY.topic, Role.SENDS_GOALS): (Output.FOLLOW_JOINT_TRAJECTORY,),
+    **{(output.topic, output.role): (output,) for output in Output},  # the outputs' own
 }
 
 

@@ -164,7 +164,7 @@ class TwoBoneIKNode(GuardedNode):
         if output.playing:
             output.stop_playback()  # the newest input wins
         # the arm's measured state when a controller output reads one
-        start = output.measured or self._previous
+        start = output.measured_angles() or self._previous
         result = config.solver.solve(x, y, start)
         if result.status is Status.REJECTED:
             reason = result.reason.label
@@ -204,7 +204,7 @@ class TwoBoneIKNode(GuardedNode):
 
     def _arm_position(self) -> Optional[Angles]:
         """Return where the arm is: measured (a controller output), else where the node put it."""
-        return self._output.mode.measured or self._previous
+        return self._output.mode.measured_angles() or self._previous
 
     def _moved(self, position: Angles) -> None:
         """Record where a path put the arm (for closest, markers and the next move)."""

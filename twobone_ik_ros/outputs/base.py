@@ -125,8 +125,7 @@ class OutputMode:
     def poll(self) -> None:
         """Time out what is due (the node's housekeeping calls it)."""
 
-    @property
-    def measured(self) -> Optional[Angles]:
+    def measured_angles(self) -> Optional[Angles]:
         """Return the arm's last measured angles (None: not measured)."""
         return None
 

@@ -1,10 +1,10 @@
 """
-``output:=joint_trajectory``: each move or path as one JointTrajectory on the controller's topic.
+``output:=joint_trajectory``: each motion as one JointTrajectory on the controller's topic.
 
 joint_trajectory_controller takes a trajectory_msgs/JointTrajectory on its
 ``joint_trajectory`` topic and follows it from its stamp on; a new one
-replaces the rest of the one it follows.  The trajectories are those of
-``trajectories.TrajectorySender``, written as bytes; the topic does not
+replaces the rest of the one it follows.  The messages are
+``trajectories.TrajectoryMessages``', written as bytes; the topic does not
 answer, so ``arrival`` tells whether the arm got there from its joint states.
 """
 
@@ -18,47 +18,47 @@ answer, so ``arrival`` tells whether the arm got there from its joint states.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Optional
 
+from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.parameter_table import Output
 from twobone_ik_ros.motion.feedback import Move
-from twobone_ik_ros.outputs.controller import Carrier
-from twobone_ik_ros.outputs.trajectories import TrajectorySender
+from twobone_ik_ros.outputs.trajectories import TrajectoryMessages
+from twobone_ik_ros.outputs.transport import FinishedMotion, Owner, Transport
 from twobone_ik_ros.ros.endpoints import publisher
 
 
-class TrajectoryTopic:
-    """Trajectories published on ``joint_trajectory``: a ``trajectories.Delivery``."""
+class TrajectoryTopic(Transport):
+    """Whole motions published on ``joint_trajectory``: the transport of the topic."""
 
-    answers = False
-    as_bytes = True
-    busy = False  # a message is taken as it is published
+    def __init__(self, node: Node, owner: Owner) -> None:
+        """Make the publisher (the topic does not answer: nothing to tell ``owner``)."""
+        self._node = node
+        self._messages = TrajectoryMessages()
+        self._publisher = publisher(node, Output.JOINT_TRAJECTORY.topic)
 
-    def __init__(self, carrier: Carrier) -> None:
-        """Make the publisher."""
-        self._node = carrier.node
-        self._publisher = publisher(carrier.node, Output.JOINT_TRAJECTORY.topic)
-
-    def ready(self) -> bool:
+    def connected(self) -> bool:
         """Tell whether a subscription takes the trajectories."""
         return bool(self._publisher.get_subscription_count() > 0)
 
-    def deliver(self, trajectory: Any, config: IKConfig) -> None:
-        """Publish the trajectory (bytes or the message)."""
-        self._publisher.publish(trajectory)
+    def configure(self, config: IKConfig) -> None:
+        """Name the joints of the messages."""
+        self._messages.name(config.joint_names)
 
-    def poll(self) -> None:
-        """Nothing waits: the topic does not answer."""
+    def send(self, motion: FinishedMotion, move: Optional[Move]) -> None:
+        """
+        Publish ``motion`` (bytes, or the message), unless nothing took it (``move`` None).
 
-    def track(self, move: Optional[Move]) -> None:
-        """Nothing to follow: the topic does not answer."""
+        A volatile topic keeps nothing for a subscriber that comes later.
+        """
+        if move is not None:
+            self._publisher.publish(self._messages.write(motion))
 
     def destroy(self) -> None:
         """Destroy the publisher."""
         self._node.destroy_publisher(self._publisher)
 
 
-def joint_trajectory_transport(carrier: Carrier) -> TrajectorySender:
-    """Return the transport of ``output:=joint_trajectory``."""
-    return TrajectorySender(carrier, TrajectoryTopic(carrier))
+#: the transport of ``output:=joint_trajectory`` (``modes``)
+TRANSPORT = TrajectoryTopic

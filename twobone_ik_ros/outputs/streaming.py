@@ -1,7 +1,7 @@
 """
 Positions published over time, by a timer: a stream (``Stream``) and a playback (``Playback``).
 
-A *stream* (``forward_command``) publishes the tracker's motion at
+A *stream* (``forward_command``) publishes a finished motion at
 ``command_rate`` until it ends, then its end once: a new target while it
 runs changes the motion, not the timer.  Each message is the motion at the
 controller cycle it is for, published between the cycle before and its own
@@ -17,8 +17,9 @@ The motion advances one period per message, never by the clock: when the
 node comes late (its thread not scheduled, a host under load) and cycles
 went by without a message, the controller held the arm on the last one,
 and the next message is the motion one period on from it; the move is held
-as long as the node was late (``ArmTracker.delay``) and ends that much
-later (``MoveLedger.delayed``: diagnostics count the cycles held).  The
+as long as the node was late (the stream tells its owner, ``Owner.held``:
+the output's tracker and ledger hold it too) and ends that much later
+(diagnostics count the cycles held).  The
 same for a simulator's cycle that came a clock step late, and for a grid
 that moved (``cycles``) by a little: it is one cycle, so one period of the
 motion, exactly.  A message for the cycle that already has one
@@ -49,35 +50,31 @@ import numpy.typing as npt
 from rclpy.node import Node
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.cycles import ControllerCycles, cycles_skipped
-from twobone_ik_ros.motion.planning import Timed
-from twobone_ik_ros.motion.tracking import ArmTracker
+from twobone_ik_ros.outputs.transport import FinishedMotion, Owner
 
 #: How often a path played back is sampled.
 PLAYBACK_RATE_HZ = 50.0
 Publish = Callable[[float, float], None]
-#: What a stream tells when it held the arm: the time (ns) and the controller cycles held.
-Delayed = Callable[[int, int], None]
+_NS = 1_000_000_000
 
 
 class Stream:
-    """The tracker's motion, streamed at a controller's cycles (``forward_command``)."""
+    """A finished motion streamed at a controller's cycles (``forward_command``)."""
 
-    def __init__(self, node: Node, tracker: ArmTracker, cycles: ControllerCycles,
-                 catch_up: Callable[[], None], delayed: Delayed) -> None:
+    def __init__(self, node: Node, owner: Owner) -> None:
         """
-        Make the timer on ``node`` when a stream starts; ``tracker`` holds the motion.
+        Make the timer on ``node`` when a stream starts.
 
-        ``cycles`` are the controller's, read off the arm's joint states,
-        which ``catch_up`` reads when they waited (each tick calls it first);
-        ``delayed`` hears each hold of the arm (the node came late).
+        ``owner`` gives the controller's cycles, read off the arm's latest
+        joint states (each tick asks), and hears each hold of the arm (the
+        node came late).
         """
         self._node = node
-        self._tracker = tracker
-        self._cycles = cycles
-        self._catch_up = catch_up
-        self._delayed = delayed
+        self._owner = owner
         self._timer: Any = None
         self._publish: Optional[Publish] = None
+        self._motion: Optional[FinishedMotion] = None
+        self._start_ns = 0  # the motion's start, held later by the cycles the arm was held
         self._period_ns = 0
         self._first_ns = 0  # when a stream that ``begin`` found stopped publishes first
         #: the cycle the last message was for (before the first: the cycle before it)
@@ -96,23 +93,24 @@ class Stream:
         stream notes when it will publish first, for ``start``.
         """
         period = round(1e9 / rate_hz)
-        self._follow_clock()
+        cycles = self._cycles()
         if self._timer is not None and period == self._period_ns and self._content_ns:
             return self._content_ns
-        publish = self._first_ns = self._cycles.publish_time(self._now(), period)
-        self._content_ns = self._cycles.content_time(publish, period) - period
+        publish = self._first_ns = cycles.publish_time(self._now(), period)
+        self._content_ns = cycles.content_time(publish, period) - period
         return self._content_ns
 
-    def _follow_clock(self) -> None:
-        """On a simulator's clock, take the controller's next cycle a period after its last."""
-        self._cycles.follows_last = self._node.get_clock().ros_time_is_active
+    def _cycles(self) -> ControllerCycles:
+        """Return the controller's cycles; on a simulator's clock, the next a period on."""
+        cycles = self._owner.cycles()
+        cycles.follows_last = self._node.get_clock().ros_time_is_active
+        return cycles
 
-    def due(self, motion: Timed) -> float:
-        """Return the seconds from now to the end of the tracker's ``motion`` (from ``begin``)."""
-        return (self._tracker.started_ns - self._now()) / 1e9 + motion.duration
-
-    def start(self, rate_hz: float, publish: Publish) -> None:
-        """Publish the tracker's motion at ``rate_hz`` through ``publish`` (a stream goes on)."""
+    def start(self, rate_hz: float, motion: FinishedMotion, publish: Publish) -> None:
+        """Publish ``motion`` at ``rate_hz`` through ``publish`` (a stream goes on with it)."""
+        assert motion.timed is not None
+        self._motion = motion
+        self._start_ns = motion.start_ns
         self._publish = publish
         period = round(1e9 / rate_hz)
         if self._timer is not None and period != self._period_ns:
@@ -131,40 +129,42 @@ class Stream:
         since the last message's (the node came late), the arm held on it
         through them: the move is held as long, and goes on one cycle on.
         """
-        self._catch_up()
         period = self._period_ns
-        self._follow_clock()
+        cycles = self._cycles()
         last = self._content_ns
-        cycle = self._cycles.content_time(self._now(), period, last)
+        cycle = cycles.content_time(self._now(), period, last)
         skipped = cycles_skipped(last, cycle, period) if last else 0
         if skipped < 0:  # that cycle has its message: wait for the next
-            self._time_next(period)
+            self._time_next(cycles, period)
             return
         late = cycle - last - period if last else 0
         if late:  # cycles went by, one came late (a simulator's), the grid moved: it waits
-            self._tracker.delay(late)
-            self._delayed(late, skipped)
+            self._start_ns += late
+            self._owner.held(late, skipped)
         self._content_ns = cycle
-        state = self._tracker.commanded(cycle)
-        if state is None or self._publish is None:
+        motion, publish = self._motion, self._publish
+        if motion is None or motion.timed is None or publish is None:
             self.stop()
             return
-        self._publish(state.position[0], state.position[1])
-        if not self._tracker.moving(cycle):
+        elapsed = cycle - self._start_ns
+        position = motion.timed.at(elapsed / _NS).position
+        envelope = motion.envelope
+        publish(*(envelope.admit(position) if envelope is not None else position))
+        if elapsed >= motion.timed.duration * _NS:
             self.stop()
             return
-        self._time_next(period)
+        self._time_next(cycles, period)
 
-    def _time_next(self, period: int) -> None:
+    def _time_next(self, cycles: ControllerCycles, period: int) -> None:
         """Have the timer fire again just after the controller's next cycle."""
         timer = self._timer
         following = self._now() + timer.time_until_next_call()
-        timer.timer_period_ns = (
-            self._cycles.publish_time(following + period // 2, period) - following)
+        timer.timer_period_ns = cycles.publish_time(following + period // 2, period) - following
 
     def stop(self) -> None:
         """Stop streaming."""
         self._content_ns = 0
+        self._motion = None
         self._destroy_timer()
 
     def _destroy_timer(self) -> None:
