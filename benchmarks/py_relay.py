@@ -39,7 +39,7 @@ def main():
     from geometry_msgs.msg import PointStamped
     from std_msgs.msg import Float64MultiArray
     from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
-    from twobone_ik_ros.ros.executor import spinner_executor
+    from twobone_ik_ros.ros.executor_choice import spinner_executor
     from twobone_ik_ros.ros.wire import TargetReader
 
     rclpy.init(args=sys.argv)

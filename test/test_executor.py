@@ -39,8 +39,9 @@ from rclpy.serialization import deserialize_message
 import rclpy.timer
 from ros_harness import answer, MESSAGE_INFO
 from std_msgs.msg import String
-from twobone_ik_ros.ros.executor import (
-    LEAN_RCLPY, lean_refusal, LeanExecutor, rclpy_version, spinner_executor, take)
+from twobone_ik_ros.ros.executor import LeanExecutor, take
+from twobone_ik_ros.ros.executor_choice import (
+    LEAN_RCLPY, lean_refusal, rclpy_version, spinner_executor)
 from twobone_ik_ros.ros.process import Spinner, STOP_TIMEOUT
 from twobone_ik_ros.tools.harness import shut_down
 

@@ -92,7 +92,7 @@ from twobone_ik_ros.ros.process import rclpy_error, run_node
 from twobone_ik_ros.solver import Reason, Status
 
 #: TWOBONE_IK_EXECUTOR=rclpy spins the node with rclpy's SingleThreadedExecutor, =events
-#: with rclpy's experimental EventsExecutor (ros.executor.EXECUTORS); lean by default
+#: with rclpy's experimental EventsExecutor (ros.executor_choice.EXECUTORS); lean by default
 EXECUTOR_VARIABLE = 'TWOBONE_IK_EXECUTOR'
 DIAGNOSTICS_PERIOD_S = 1.0
 WARNING_PERIOD_S = 2.0

@@ -30,12 +30,11 @@ every group allows.  A subscription can be held back from the waits
 (``take``), a wake-up saved for each (a controller output's joint states
 while a move runs).
 
-It serves the rclpy releases a lane of the suite runs (``LEAN_RCLPY``:
-Humble 3.3, Jazzy 7.1, Kilted 9.1), where ``test/test_executor.py`` runs the
-same scenarios on it and on rclpy's executor and compares them.  Elsewhere,
-or where the node has a callback it does not serve (a coroutine, a timer
-callback that takes rclpy's ``TimerInfo``), rclpy's
-``SingleThreadedExecutor`` spins the node instead, said once in the log.
+It serves the rclpy releases a lane of the suite runs
+(``executor_choice``); where the node has a callback it does not serve (a
+coroutine, a timer callback that takes rclpy's ``TimerInfo``:
+``rclpy_releases.unserved_callback``), rclpy's ``SingleThreadedExecutor``
+spins the node instead, said once in the log.
 
 What an entity costs, on either executor: every wake-up adds the handle of
 each subscription, timer, client, service and QoS event handler to the wait
@@ -59,30 +58,17 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 import inspect
-import re
 import threading
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-#: the rclpy releases (major.minor) the lean executor serves: those a lane of
-#: the suite runs and test_executor compares with rclpy's own executor
-LEAN_RCLPY = {'3.3': 'Humble', '7.1': 'Jazzy', '9.1': 'Kilted'}
-#: the executors a spinner can use (``spinner_executor``): this module's, rclpy's
-#: SingleThreadedExecutor, and rclpy's ``experimental.EventsExecutor`` (Jazzy on)
-EXECUTORS = ('lean', 'rclpy', 'events')
+from twobone_ik_ros.ros.rclpy_releases import (
+    call_timer, INVALID, KINDS, LISTS, timer_passed, unserved_callback, WITH_INFO)
+from twobone_ik_ros.ros.wait_set import gather
+
 #: how long rclpy's executor waits at most when a spinner drives it, here or in
 #: ``process.Spinner`` (its ``spin_once()`` without a timeout ignores a wake while
 #: nothing is ready: a stop would wait for the next message or timer)
 RCLPY_WAIT_S = 0.1
-
-#: rcl's entity kinds, in the order rclpy's executor serves them
-_KINDS = ('timer', 'subscription', 'guard_condition', 'client', 'service')
-#: the wait set's method that adds an entity of each kind
-_ADD = {'timer': 'add_timer', 'subscription': 'add_subscription',
-        'guard_condition': 'add_guard_condition', 'client': 'add_client',
-        'service': 'add_service'}
-#: the node's list of each kind (rclpy's ``Node`` properties)
-_LISTS = {'timer': 'timers', 'subscription': 'subscriptions', 'guard_condition': 'guards',
-          'client': 'clients', 'service': 'services'}
 
 
 class LeanExecutor:
@@ -91,13 +77,9 @@ class LeanExecutor:
     def __init__(self, *, context: Any = None) -> None:
         """Serve nodes of ``context`` (rclpy's default context when None)."""
         from rclpy.guard_condition import GuardCondition
-        from rclpy.impl.implementation_singleton import rclpy_implementation
         from rclpy.utilities import get_default_context
-        from rclpy.waitable import NumberOfEntities
 
-        self._rclpy = rclpy_implementation
-        self._count_type = NumberOfEntities
-        self._timer_passed: Tuple[Any, ...] = _timer_passed(_INVALID)
+        self._timer_passed: Tuple[Any, ...] = timer_passed(INVALID)
         self._context = get_default_context() if context is None else context
         # wakes a wait: a stop, or the node's entities changed
         self._guard = GuardCondition(None, None, context=self._context)
@@ -117,7 +99,7 @@ class LeanExecutor:
         self._raised: Optional[BaseException] = None  # a done callback's, raised after the wake
         #: rclpy's executor, once the node has a callback this one does not serve
         self._delegate: Any = None
-        self._call_timer: Callable[[Any], Any] = _call_timer
+        self._call_timer: Callable[[Any], Any] = call_timer
         self._context.on_shutdown(self.wake)  # a wait returns when the context goes
 
     @property
@@ -264,7 +246,7 @@ class LeanExecutor:
             for pointer in ready:
                 entity = table.get(pointer)
                 # a callback of this wake may have destroyed it (``wake`` says so)
-                if entity is not None and (not self._changed or self._still(entity, _LISTS[kind])):
+                if entity is not None and (not self._changed or self._still(entity, LISTS[kind])):
                     run(self, entity)
         if self._pending:
             pending, self._pending = self._pending, []
@@ -281,15 +263,14 @@ class LeanExecutor:
 
     def _gather(self) -> None:
         """
-        Take the node's entities, hold their handles, and size a new wait set for them.
+        Gather the node's entities into a new wait set (``wait_set.gather``).
 
-        A handle held (entered, as rclpy's executor enters each for its
-        wait) is not destroyed under a wait: its destruction waits until it
-        is let go, here at the next gathering, which every destroy asks for
-        (``wake``), or at ``shutdown``.  That matters when the context is
-        shut down from another thread, which destroys the node's entities.
-        A node with a callback this executor does not serve is handed to
-        rclpy's executor here, for good (``_step_aside``).
+        The handles held so far are let go first: a destroyed entity's goes
+        for good now (every destroy asks for a gathering, ``wake``), or at
+        ``shutdown``.  That matters when the context is shut down from
+        another thread, which destroys the node's entities.  A node with a
+        callback this executor does not serve is handed to rclpy's executor
+        here, for good (``_step_aside``).
         """
         with self._lock:
             node = self._node
@@ -302,51 +283,13 @@ class LeanExecutor:
         held = self._held = ExitStack()
         if self._delegate is not None:
             return
-        held.enter_context(self._context.handle)
-        lists: Dict[str, List[Any]] = {kind: [] for kind in _KINDS}
-        waitables: List[Any] = []
-        if node is not None:
-            for kind in _KINDS:
-                lists[kind] = list(getattr(node, _LISTS[kind]))
-            waitables = list(node.waitables)
-        lists['guard_condition'].append(self._guard)
-        handles: Dict[str, List[Any]] = {}
-        entities: Dict[str, Dict[int, Any]] = {}
-        for kind, found in lists.items():
-            handles[kind], entities[kind] = [], {}
-            for entity in found:
-                handle = entity.handle
-                try:
-                    held.enter_context(handle)
-                    pointer = handle.pointer
-                except _INVALID:  # destroyed meanwhile
-                    continue
-                handles[kind].append(handle)
-                entities[kind][pointer] = entity
-        count = self._count_type(len(handles['subscription']), len(handles['guard_condition']),
-                                 len(handles['timer']), len(handles['client']),
-                                 len(handles['service']))
-        entered = []
-        for waitable in waitables:
-            try:
-                held.enter_context(waitable)
-            except _INVALID:
-                continue
-            entered.append(waitable)
-            count += waitable.get_num_entities()
-        waitables = entered
-        wait_set = self._rclpy.WaitSet(
-            count.num_subscriptions, count.num_guard_conditions, count.num_timers,
-            count.num_clients, count.num_services, count.num_events, self._context.handle)
-        # each wait adds the same handles again (rcl empties the places of those
-        # not ready): the adding methods are looked up once, here
-        self._entries = [(getattr(wait_set, _ADD[kind]), handle, entities[kind][handle.pointer])
-                         for kind in _KINDS for handle in handles[kind]]
+        gathered = gather(node, self._guard, self._context, held)
+        self._entries, entities = gathered.entries, gathered.entities
         subscriptions = list(entities['subscription'].values())
         self._held_back = [held for held in self._held_back if held in subscriptions]
         self._select()
-        self._kinds = [(kind, entities[kind], _RUN[kind]) for kind in _KINDS if entities[kind]]
-        self._wait_set, self._waitables = wait_set, waitables
+        self._kinds = [(kind, entities[kind], _RUN[kind]) for kind in KINDS if entities[kind]]
+        self._wait_set, self._waitables = gathered.wait_set, gathered.waitables
 
     def _step_aside(self, node: Any, reason: str) -> None:
         """Hand ``node`` to rclpy's ``SingleThreadedExecutor``, and say so once."""
@@ -373,7 +316,7 @@ class LeanExecutor:
     def _run_waitable(self, waitable: Any) -> None:
         try:
             data = waitable.take_data()
-        except _INVALID:  # destroyed by an earlier callback
+        except INVALID:  # destroyed by an earlier callback
             return
         for future in waitable._futures:  # their done callbacks come here (``create_task``)
             future._set_executor(self)
@@ -394,7 +337,7 @@ class LeanExecutor:
         taken = _taken(subscription)
         if taken is None:
             return
-        if _WITH_INFO is not None and getattr(subscription, '_callback_type', None) is _WITH_INFO:
+        if WITH_INFO is not None and getattr(subscription, '_callback_type', None) is WITH_INFO:
             subscription.callback(*taken)
         else:  # the message alone (Humble: always; it has no CallbackType)
             subscription.callback(taken[0])
@@ -406,7 +349,7 @@ class LeanExecutor:
     def _run_client(self, client: Any) -> None:
         try:
             header, response = client.handle.take_response(client.srv_type.Response)
-        except _INVALID:  # destroyed
+        except INVALID:  # destroyed
             return
         if header is None:
             return
@@ -420,7 +363,7 @@ class LeanExecutor:
     def _run_service(self, service: Any) -> None:
         try:
             request, header = service.handle.service_take_request(service.srv_type.Request)
-        except _INVALID:  # destroyed
+        except INVALID:  # destroyed
             return
         if header is None:
             return
@@ -443,85 +386,10 @@ def _taken(subscription: Any) -> Any:
     """Return rclpy's take of ``subscription``: (message, info), or None (none, or destroyed)."""
     try:
         return subscription.handle.take_message(subscription.msg_type, subscription.raw)
-    except _INVALID:
+    except INVALID:
         return None
 
 
-def unserved_callback(node: Any) -> Optional[str]:
-    """
-    Name a callback of ``node`` that ``LeanExecutor`` does not serve, if any (else None).
-
-    Coroutine functions (rclpy awaits them in a task) and timer callbacks
-    with a parameter annotated ``TimerInfo`` (rclpy fills it in, from Jazzy
-    on; it checks the annotation the same way).
-    """
-    for kind in _KINDS:
-        for entity in getattr(node, _LISTS[kind]):
-            callback = getattr(entity, 'callback', None)
-            if callback is None:
-                continue
-            if inspect.iscoroutinefunction(callback):
-                return f'a {kind} callback is a coroutine ({_name(callback)})'
-            if kind == 'timer' and _TIMER_INFO is not None and any(
-                    parameter.annotation == _TIMER_INFO
-                    for parameter in _parameters(callback)):
-                return f'a timer callback takes TimerInfo ({_name(callback)})'
-    return None
-
-
-def _parameters(callback: Callable[..., Any]) -> List[inspect.Parameter]:
-    try:
-        return list(inspect.signature(callback).parameters.values())
-    except (TypeError, ValueError):  # a builtin without a signature
-        return []
-
-
-def _name(callback: Callable[..., Any]) -> str:
-    return getattr(callback, '__qualname__', repr(callback))
-
-
-def _timer_info() -> Any:
-    try:
-        from rclpy.timer import TimerInfo
-        return TimerInfo
-    except ImportError:  # Humble: timers take no argument
-        return None
-
-
-def _timer_passed(invalid: Any) -> Tuple[Any, ...]:
-    """Return the errors of a timer's call that mean nothing to run (as rclpy passes them)."""
-    try:
-        from rclpy.exceptions import TimerCancelledError
-        return (invalid, TimerCancelledError)
-    except ImportError:  # before Kilted: a cancelled timer is not ready (checked first)
-        return (invalid,)
-
-
-def _call_timer(handle: Any) -> Any:
-    """Mark the timer's period as used (``call_timer_with_info`` from Kilted on)."""
-    call = getattr(handle, 'call_timer_with_info', None)
-    return call() if call is not None else handle.call_timer()
-
-
-def _with_info() -> Any:
-    try:
-        from rclpy.subscription import Subscription
-        return Subscription.CallbackType.WithMessageInfo
-    except (ImportError, AttributeError):  # before Iron: no message info
-        return None
-
-
-def _invalid_handle() -> Any:
-    try:
-        from rclpy.exceptions import InvalidHandle
-        return InvalidHandle
-    except ImportError:  # no rclpy: nothing to take from
-        return ()
-
-
-_WITH_INFO = _with_info()
-_INVALID = _invalid_handle()
-_TIMER_INFO = _timer_info()
 _RUN: Dict[str, Callable[[LeanExecutor, Any], None]] = {
     'timer': LeanExecutor._run_timer,
     'subscription': LeanExecutor._run_subscription,
@@ -529,78 +397,3 @@ _RUN: Dict[str, Callable[[LeanExecutor, Any], None]] = {
     'client': LeanExecutor._run_client,
     'service': LeanExecutor._run_service,
 }
-
-
-def rclpy_version() -> Optional[str]:
-    """
-    Return the version of the rclpy imported (``9.1.2``), or None if nothing says it.
-
-    From its installed metadata (the wheels' and colcon's egg-info), else
-    from its ``package.xml`` in the ament index (any ROS install).
-    """
-    import importlib.metadata
-    import os
-
-    for name in ('rclpy', 'ros-rclpy'):
-        try:
-            return importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            continue
-    try:
-        from ament_index_python.packages import get_package_share_directory
-        with open(os.path.join(get_package_share_directory('rclpy'), 'package.xml')) as xml:
-            found = re.search(r'<version>\s*([0-9][0-9.]*)\s*</version>', xml.read())
-        return found.group(1) if found else None
-    except Exception:  # noqa: B902  (no ament index, no package.xml: unknown)
-        return None
-
-
-def lean_refusal(version: Optional[str]) -> Optional[str]:
-    """Say why the lean executor does not serve rclpy ``version`` (None: it does)."""
-    if version is None:
-        return "rclpy's version is unknown"
-    release = '.'.join(version.split('.')[:2])
-    if release not in LEAN_RCLPY:
-        known = ', '.join(f'{number} ({distro})' for number, distro in LEAN_RCLPY.items())
-        return f'rclpy {version} is not a release the lean executor is checked on ({known})'
-    return None
-
-
-def spinner_executor(node: Any, kind: str) -> Any:
-    """
-    Return the executor of ``kind`` (one of ``EXECUTORS``) a spinner uses for ``node``.
-
-    The lean one where this rclpy is known, rclpy's EventsExecutor where
-    rclpy has it; otherwise rclpy's ``SingleThreadedExecutor``, and a kind
-    asked for and not given is logged once, as a warning with the reason
-    (an unknown kind is the lean one, said so).
-    """
-    from rclpy.executors import SingleThreadedExecutor
-
-    def instead(reason: str) -> Any:
-        node.get_logger().warning(f"spinning with rclpy's SingleThreadedExecutor: {reason}")
-        return SingleThreadedExecutor(context=node.context)
-
-    if kind == 'events':
-        try:
-            from rclpy.experimental import EventsExecutor
-        except ImportError:
-            return instead(f'rclpy {rclpy_version()} has no experimental.EventsExecutor')
-        with_info = [subscription.topic_name for subscription in node.subscriptions
-                     if _WITH_INFO is not None
-                     and getattr(subscription, '_callback_type', None) is _WITH_INFO]
-        if with_info:
-            # rclpy 9.1's EventsExecutor calls such a callback with the message alone
-            # (a TypeError), or raises SystemError from spin_once: doc/performance.md
-            return instead(f"rclpy {rclpy_version()}'s EventsExecutor does not give a "
-                           f'subscription its MessageInfo ({", ".join(with_info)})')
-        return EventsExecutor(context=node.context)
-    if kind != 'rclpy':
-        if kind != 'lean':
-            node.get_logger().warning(
-                f'executor {kind!r} is none of {", ".join(EXECUTORS)}: the lean one spins')
-        reason = lean_refusal(rclpy_version())
-        if reason is not None:
-            return instead(reason)
-        return LeanExecutor(context=node.context)
-    return SingleThreadedExecutor(context=node.context)

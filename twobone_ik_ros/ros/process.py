@@ -57,7 +57,8 @@ from typing import Any, Callable, List, Optional, Tuple, Type
 
 from twobone_ik_ros.model.dependencies import MissingLibrary
 from twobone_ik_ros.model.security import security_state
-from twobone_ik_ros.ros.executor import LeanExecutor, RCLPY_WAIT_S, spinner_executor
+from twobone_ik_ros.ros.executor import LeanExecutor, RCLPY_WAIT_S
+from twobone_ik_ros.ros.executor_choice import spinner_executor
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 #: seconds an orderly stop may take before the process ends anyway (launch waits 5 s)
@@ -121,7 +122,7 @@ class Spinner:
 
     ``stop`` joins the thread before it shuts the executor down: Kilted's
     ``Executor.shutdown()`` does not wait for the callback under way.
-    ``executor``: one of ``executor.EXECUTORS`` (``spinner_executor``).
+    ``executor``: one of ``executor_choice.EXECUTORS`` (``spinner_executor``).
     """
 
     def __init__(self, node: Any, until: Callable[[], bool] = lambda: False,
