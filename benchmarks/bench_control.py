@@ -40,13 +40,18 @@ for scripts:
     stream_floor_ratio=<node/Python relay, forward_command, 100 Hz>
     action_topic_ratio=<node's follow_joint_trajectory/its joint_trajectory, 100 Hz>
     [events_cpu_ratio=<py_ev/py> st_cpu_ratio=<node_st/node>]
-    (on one line; the last two with --executors, joint_trajectory at 100 Hz)
+    [trajectory_before_ratio=<node/before> stream_before_ratio=<node/before>
+     action_before_ratio=<node/before>]
+    (on one line; the bracketed with --executors (joint_trajectory at 100 Hz)
+    and --before (each output at 100 Hz))
 
 ``--executors`` adds the node on rclpy's SingleThreadedExecutor
 (``node_st``) and the Python floor on it and on rclpy's EventsExecutor
 (``py_st``, ``py_ev``): the EventsExecutor cannot spin the node
-(``ros.executor.spinner_executor``), so the floor's work weighs it against
-the lean executor (``py``).
+(``ros.executor_choice.spinner_executor``), so the floor's work weighs it against
+the lean executor (``py``).  ``--before DIR`` adds the node of another
+checkout of the package (``before``: a change's base), so that a change is
+measured before and after in one run.
 
 Run ``scripts/bench bench_control [--rounds 3] [--write]`` (the venv; the C++
 relay needs rclcpp: TWOBONE_SHARED on Kilted, or a ROS install).
@@ -71,7 +76,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_node import cpp_relay, cpu_seconds, wait_until  # noqa: E402
+from bench_node import BEFORE, cpp_relay, cpu_seconds, node_environment, wait_until  # noqa: E402
 
 OUTPUTS = ('joint_trajectory', 'forward_command', 'follow_joint_trajectory')
 #: the outputs the Python relay answers in (the C++ one answers in every output)
@@ -80,7 +85,7 @@ RATES = (100, 1000)
 #: the Python floor: the relay's work in the least Python rclpy allows
 PY_RELAY = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'py_relay.py')
 #: ``--executors``: the node and the Python floor on rclpy's executors (system ->
-#: TWOBONE_IK_EXECUTOR); the node cannot spin on the EventsExecutor (ros.executor)
+#: TWOBONE_IK_EXECUTOR); the node cannot spin on the EventsExecutor (ros.executor_choice)
 OTHER_EXECUTORS = {'node_st': 'rclpy', 'py_st': 'rclpy', 'py_ev': 'events'}
 JOINTS = ('shoulder_joint', 'elbow_joint')
 STATE_RATE_HZ = 100.0
@@ -89,14 +94,14 @@ NODE_PARAMETERS = ('max_joint_velocity:=3.0', 'max_joint_acceleration:=20.0',
                    'arm_state_timeout:=3600.0', "robot_state_publisher:=''")
 
 
-def start(kind, output, executable=None):
+def start(kind, output, executable=None, before=''):
     """Start the IK node, the C++ relay or the Python one for ``output``, each in its namespace."""
     from twobone_ik_ros.tools.harness import RosProcess
 
     ros_args = ['-r', f'__ns:=/control_{kind}', '-p', f'output:={output}']
     if kind == 'cpp':
         return RosProcess([executable, '--ros-args', *ros_args])
-    env = dict(os.environ)
+    env = node_environment(before if kind == BEFORE else '')
     if kind in OTHER_EXECUTORS:  # on one of rclpy's executors
         env['TWOBONE_IK_EXECUTOR'] = OTHER_EXECUTORS[kind]
     if kind.startswith('py'):
@@ -277,6 +282,8 @@ def main():
     parser.add_argument('--outputs', nargs='+', choices=OUTPUTS, default=OUTPUTS)
     parser.add_argument('--executors', action='store_true',
                         help="the node and the Python floor on rclpy's executors too")
+    parser.add_argument('--before', metavar='DIR', default='',
+                        help="another checkout's node beside this one (before)")
     options = benchmark_options(parser, lambda _: None)
     if options is None:
         return
@@ -294,7 +301,9 @@ def main():
         if options.executors:  # the Python floor only where it relays
             kinds += tuple(kind for kind in OTHER_EXECUTORS
                            if kind.startswith('node') or output in PY_RELAYED)
-        servers = {kind: start(kind, output, executable) for kind in kinds}
+        if options.before:
+            kinds += (BEFORE,)
+        servers = {kind: start(kind, output, executable, options.before) for kind in kinds}
         goal_servers = [goal_server(executable, kind) for kind in kinds] \
             if output == 'follow_joint_trajectory' else []
         try:
@@ -354,7 +363,11 @@ def main():
                                             against_output='joint_trajectory')
               + (f' events_cpu_ratio={ratio("joint_trajectory", "py_ev", "py")}'
                  f' st_cpu_ratio={ratio("joint_trajectory", "node_st", "node")}'
-                 if options.executors else ''), flush=True)
+                 if options.executors else '')
+              + (f' trajectory_before_ratio={ratio("joint_trajectory", against=BEFORE)}'
+                 f' stream_before_ratio={ratio("forward_command", against=BEFORE)}'
+                 f' action_before_ratio={ratio("follow_joint_trajectory", against=BEFORE)}'
+                 if options.before else ''), flush=True)
 
 
 if __name__ == '__main__':

@@ -19,12 +19,17 @@ time of the serving process per target it answered, from the first target
 to the last answer.  Then, each alone, the highest rate of a ladder at
 which it still loses under 1 %.  ``--executors`` adds the node on rclpy's
 SingleThreadedExecutor beside it (``node_st``; rclpy's EventsExecutor cannot
-spin it: ``ros.executor.spinner_executor``).  The last line is for scripts:
+spin it: ``ros.executor_choice.spinner_executor``).  ``--before DIR`` adds the node
+of another checkout of the package (``before``: a change's base) beside it,
+so that a change is measured before and after in one run.  The last line is
+for scripts:
 
     p50_ratio=<node/relay at 1 kHz> cpu_ratio=<node/relay CPU per target>
     lost_node=<n> lost_relay=<n> cpp_ratio=<node/C++ relay CPU per target>
     [st_cpu_ratio=<node_st/node CPU per target>]
-    (on one line; cpp_ratio=none without rclcpp; the last with --executors)
+    [before_cpu_ratio=<node/before CPU per target>]
+    (on one line; cpp_ratio=none without rclcpp; the last two with --executors
+    and --before)
 
 Run ``scripts/bench bench_node`` (the venv, the launch tools and, with
 TWOBONE_SHARED, the C++ stack; DDS on loopback in a domain of its own), or
@@ -50,6 +55,8 @@ sys.path.insert(0, ROOT)
 LADDER = (1000, 1500, 2000, 3000, 5000)
 SYSTEMS = ('relay', 'node')
 CPP = 'cpp'
+#: the node of another checkout (``--before``)
+BEFORE = 'before'
 #: the node again on rclpy's executor (``--executors``): system -> TWOBONE_IK_EXECUTOR
 OTHER_EXECUTORS = {'node_st': 'rclpy'}
 CPP_SOURCES = os.path.join(ROOT, 'benchmarks', 'cpp_relay')
@@ -148,7 +155,16 @@ def cpp_relay():
     return executable, None
 
 
-def start_server(kind, cpp_executable=None, executor=''):
+def node_environment(before=''):
+    """Return the environment of a node process: the package of checkout ``before`` if given."""
+    env = dict(os.environ)
+    if before:
+        env['PYTHONPATH'] = os.pathsep.join(
+            [os.path.abspath(before)] + [p for p in [env.get('PYTHONPATH', '')] if p])
+    return env
+
+
+def start_server(kind, cpp_executable=None, executor='', before=''):
     """Start the relay, the IK node or the C++ relay in its own process and namespace."""
     from twobone_ik_ros.tools.harness import RosProcess
 
@@ -159,7 +175,7 @@ def start_server(kind, cpp_executable=None, executor=''):
                                  ros_args=ros_args)
     if kind == CPP:
         return RosProcess([cpp_executable, '--ros-args', *ros_args, *arm])
-    env = dict(os.environ)
+    env = node_environment(before if kind == BEFORE else '')
     executor = OTHER_EXECUTORS.get(kind, executor)
     if executor:
         env['TWOBONE_IK_EXECUTOR'] = executor
@@ -358,6 +374,8 @@ def main():
                         help="the node on rclpy's SingleThreadedExecutor too (node_st)")
     parser.add_argument('--profile', metavar='DIR', default='',
                         help='sample the node during the 1 kHz rounds (py-spy, perf) into DIR')
+    parser.add_argument('--before', metavar='DIR', default='',
+                        help="another checkout's node beside this one (before)")
     options = benchmark_options(parser, lambda _: relay_main())
     if options is None:
         return
@@ -368,8 +386,10 @@ def main():
     points = [(rng.uniform(-1.8, 1.8), rng.uniform(-1.8, 1.8)) for _ in range(997)]
     executable, why_not = cpp_relay()
     systems = SYSTEMS + ((CPP,) if executable else ()) + (
-        tuple(OTHER_EXECUTORS) if options.executors else ())
-    servers = {kind: start_server(kind, executable, options.executor) for kind in systems}
+        tuple(OTHER_EXECUTORS) if options.executors else ()) + (
+        (BEFORE,) if options.before else ())
+    servers = {kind: start_server(kind, executable, options.executor, options.before)
+               for kind in systems}
     try:
         with spinning('bench_client') as node:
             clients = {kind: Client(node, kind) for kind in systems}
@@ -424,6 +444,9 @@ def main():
         if 'node_st' in at_1khz:
             st = cpu_per_target(at_1khz['node_st']) / cpu_per_target(at_1khz['node'])
             others = f' st_cpu_ratio={st:.3f}'
+        if BEFORE in at_1khz:
+            before = cpu_per_target(at_1khz['node']) / cpu_per_target(at_1khz[BEFORE])
+            others += f' before_cpu_ratio={before:.3f}'
         print(f'p50_ratio={p50:.3f} cpu_ratio={cpu:.3f} lost_node={at_1khz["node"]["lost"]} '
               f'lost_relay={at_1khz["relay"]["lost"]} cpp_ratio={cpp}{others}', flush=True)
 
