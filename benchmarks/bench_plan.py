@@ -45,8 +45,9 @@ from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from twobone_ik_ros.model.parameter_table import DEFAULTS  # noqa: E402
+from twobone_ik_ros.motion.bounds import Bounds  # noqa: E402
 from twobone_ik_ros.motion.joint_paths import move_time  # noqa: E402
-from twobone_ik_ros.motion.limit_check import Bounds, check_planned  # noqa: E402
+from twobone_ik_ros.motion.limit_check import check_planned  # noqa: E402
 from twobone_ik_ros.motion.planning import Limits, Planner  # noqa: E402
 from twobone_ik_ros.motion.tracking import ArmTracker  # noqa: E402
 from twobone_ik_ros.outputs.commands import duration  # noqa: E402

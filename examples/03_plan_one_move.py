@@ -22,7 +22,8 @@ too.  Pure Python: no ROS.
 import sys
 
 import numpy as np
-from twobone_ik_ros.motion.limit_check import Bounds, check_motion, first
+from twobone_ik_ros.motion.bounds import Bounds
+from twobone_ik_ros.motion.limit_check import check_motion, first
 from twobone_ik_ros.motion.planning import ArmState, Limits, Planner
 from twobone_ik_ros.solver import JointLimits, TwoBoneIK
 

@@ -37,9 +37,10 @@ from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
+from twobone_ik_ros.bringup.control_config import (
+    CONTROL_DEFAULTS, controller_joints, DEFAULT_CONTROLLERS, resolve_control)
 from twobone_ik_ros.bringup.launch_config import (
-    ARGUMENT_NAMES, check_packages, CONTROL_DEFAULTS, controller_joints, declare_arguments,
-    DEFAULT_CONTROLLERS, launch_values, own_session, resolve_control, temporary_file)
+    ARGUMENT_NAMES, check_packages, declare_arguments, launch_values, own_session, temporary_file)
 import yaml
 
 PACKAGE = 'twobone_ik_ros'

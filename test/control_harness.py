@@ -35,7 +35,7 @@ import pytest
 from ros_harness import answer, LaunchProcess, Probe, unique_name
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
-from twobone_ik_ros.bringup.launch_config import DEFAULT_CONTROLLERS
+from twobone_ik_ros.bringup.control_config import DEFAULT_CONTROLLERS
 from twobone_ik_ros.model.parameter_table import DEFAULTS, Output
 from twobone_ik_ros.solver import forward
 import yaml

@@ -21,9 +21,9 @@ import xml.etree.ElementTree as ElementTree
 
 from helpers import ROOT
 import pytest
-from twobone_ik_ros.bringup.launch_config import (
-    CONTROL_DEFAULTS, controller_joints, LAUNCH_ARGUMENTS, LaunchError, resolve_control,
-    resolve_launch)
+from twobone_ik_ros.bringup.control_config import (
+    CONTROL_DEFAULTS, controller_joints, resolve_control)
+from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS, LaunchError, resolve_launch
 from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.model.urdf import arm_urdf
 from urdf_arms import park

@@ -27,9 +27,9 @@ from controller_model import excursion, followed, sample
 from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
+from twobone_ik_ros.motion.bounds import Bounds, MARGIN
 from twobone_ik_ros.motion.joint_paths import plan_path
-from twobone_ik_ros.motion.limit_check import (
-    Bounds, check_motion, LimitRefusal, MARGIN, motion_excursion)
+from twobone_ik_ros.motion.limit_check import check_motion, LimitRefusal, motion_excursion
 from twobone_ik_ros.motion.path_timing import run_path, time_poses
 from twobone_ik_ros.motion.planning import ArmState, Limits, Planner
 from twobone_ik_ros.solver import forward, TwoBoneIK

@@ -19,7 +19,7 @@ excursion to the last bit (or both none).
 import numpy as np
 import pytest
 from twobone_ik_ros.motion import limit_check
-from twobone_ik_ros.motion.limit_check import Bounds
+from twobone_ik_ros.motion.bounds import Bounds
 from twobone_ik_ros.motion.planning import Samples
 
 

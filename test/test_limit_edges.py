@@ -24,10 +24,10 @@ from controller_model import followed
 from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
+from twobone_ik_ros.motion.bounds import Bounds, Envelope, MARGIN
 from twobone_ik_ros.motion.joint_paths import plan_path
 from twobone_ik_ros.motion.limit_check import (
-    at_rest, Bounds, check_motion, Envelope, first, LimitRefusal, MARGIN, motion_excursion,
-    way_in)
+    at_rest, check_motion, first, LimitRefusal, motion_excursion, way_in)
 from twobone_ik_ros.motion.path_timing import (
     PathMotion, run_path, spline_peaks, time_poses)
 from twobone_ik_ros.motion.planning import ArmState, Chain, Limits, Planner, Samples, Unplanned

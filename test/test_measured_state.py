@@ -27,8 +27,9 @@ import numpy as np
 import pytest
 from twobone_ik_ros.model.config import validate
 from twobone_ik_ros.model.parameter_table import DEFAULTS
+from twobone_ik_ros.motion.bounds import Bounds
 from twobone_ik_ros.motion.joint_paths import plan_path
-from twobone_ik_ros.motion.limit_check import Bounds, check_motion, first
+from twobone_ik_ros.motion.limit_check import check_motion, first
 from twobone_ik_ros.motion.planning import Limits, Planner
 from twobone_ik_ros.motion.tracking import ArmTracker, TRACKING_WINDOW_S
 from twobone_ik_ros.solver import forward, TwoBoneIK

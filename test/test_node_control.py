@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 from ros_harness import NodeProcess, Probe, unique_name
 from twobone_ik_ros.model.parameter_table import DEFAULTS
-from twobone_ik_ros.motion.limit_check import Bounds
+from twobone_ik_ros.motion.bounds import Bounds
 from twobone_ik_ros.motion.planning import Samples
 from twobone_ik_ros.solver import forward, TwoBoneIK
 

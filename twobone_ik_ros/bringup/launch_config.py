@@ -19,7 +19,7 @@ before any process starts: each a function the launch tests call alone.
 from __future__ import annotations
 
 import atexit
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 import os
 import shutil
 import tempfile
@@ -39,10 +39,6 @@ from twobone_ik_ros.model.urdf import config_urdf
 #: default) applies.
 NODE_ARGUMENTS = tuple(spec.name for spec in PARAMETERS if spec.launch)
 BOOLEAN = ('true', 'false')
-#: The controller control.launch.py commands for each controller output unless
-#: ``controller`` names another: the names config/controllers.yaml gives them
-#: (a trajectory's controller, else the position controller).
-DEFAULT_CONTROLLERS = {output: output.controller for output in Output if output.controller}
 #: The topics and services under an action's name: remapped one by one as well
 #: as the action, since rcl_action remaps action names only from Jazzy's rcl 9.2.8
 #: and Kilted on (ros2/rcl#1170); Humble's takes just these.
@@ -92,7 +88,8 @@ LAUNCH_ARGUMENTS: Tuple[LaunchArgument, ...] = tuple(
                    '(follow_joint_trajectory), in the namespace (so /<controller>/... without '
                    'one). Empty: no remapping, the node uses commands, joint_trajectory or '
                    'follow_joint_trajectory (control.launch.py passes '
-                   + ' or '.join(dict.fromkeys(DEFAULT_CONTROLLERS.values())) + ').'),
+                   + ' or '.join(dict.fromkeys(o.controller for o in Output if o.controller))
+                   + ').'),
     LaunchArgument('robot_state_publisher', 'auto',
                    "Start robot_state_publisher with the arm's URDF (false when the arm's "
                    'own bringup already runs one). auto: true for output joint_states (with '
@@ -279,35 +276,6 @@ def _check_arm(config: IKConfig, description: Optional[str], values: Mapping[str
         raise LaunchError(f'description_file {values["description_file"]!r}: {config.problem}')
 
 
-def controller_joints(resolved: ResolvedLaunch) -> Optional[Tuple[str, str]]:
-    """Return the joints the package's controllers.yaml must name for this arm (None: its own)."""
-    return resolved.config.joint_names if resolved.from_file else None
-
-
-#: What control.launch.py changes in the table's defaults.
-#: demo.launch.py's defaults over the table's: RViz shows the demo
-DEMO_DEFAULTS = {'rviz': 'true'}
-CONTROL_DEFAULTS = {'output': 'joint_trajectory', 'ros2_control': 'true',
-                    'robot_state_publisher': 'true'}
-#: Where to get what control.launch.py starts besides this package.
-ROS2_CONTROL_HINT = 'install ros-$ROS_DISTRO-ros2-control and ros-$ROS_DISTRO-ros2-controllers'
-
-
-@dataclass(frozen=True)
-class ResolvedControl:
-    """What control.launch.py starts besides ``twobone_ik.launch.py`` (``launch``)."""
-
-    launch: ResolvedLaunch
-    controller_manager: str
-    #: the commanded controller, passed on as the ``controller`` argument
-    controller: str
-    #: controllers to spawn (activated): the broadcaster, then the commanded one
-    spawn: Tuple[str, ...]
-    packages: Tuple[Tuple[str, str], ...]
-    #: pass robot_description as a parameter too (Humble's controller_manager reads that)
-    description_parameter: bool
-
-
 def controller_remappings(output: Output, controller: str) -> Tuple[Tuple[str, str], ...]:
     """
     Return the remappings of ``output``'s topic to the ``controller``'s (LaunchError if no name).
@@ -325,33 +293,8 @@ def controller_remappings(output: Output, controller: str) -> Tuple[Tuple[str, s
                  for entity in ('',) + inner)
 
 
-def resolve_control(values: Mapping[str, str], ros_distro: str,
-                    importable: Callable[[str], bool] = findable) -> ResolvedControl:
-    """Resolve control.launch.py's arguments; raise LaunchError if the arm cannot be driven."""
-    resolved = resolve_launch(values, importable)
-    output = resolved.config.output
-    if not output.drives_controller:
-        raise LaunchError('control.launch.py drives a controller: output must be one of '
-                          + ', '.join(output.value for output in DEFAULT_CONTROLLERS))
-    controller = values['controller']
-    if not controller:  # the yaml's controller, remapped as if it had been given
-        controller = DEFAULT_CONTROLLERS[output]
-        resolved = replace(resolved, remappings=resolved.remappings
-                           + controller_remappings(output, controller))
-    if values['robot_state_publisher'] == 'false' or values['ros2_control'] != 'true':
-        raise LaunchError('control.launch.py needs robot_state_publisher:=true and '
-                          'ros2_control:=true: controller_manager reads the URDF it publishes')
-    if resolved.from_file and '<ros2_control' not in resolved.robot_description:
-        raise LaunchError(f'description_file {values["description_file"]!r} has no '
-                          '<ros2_control> block: controller_manager needs one (its hardware and '
-                          "the joints' interfaces)")
-    manager = (f'/{resolved.namespace}/controller_manager' if resolved.namespace
-               else '/controller_manager')
-    return ResolvedControl(
-        launch=resolved, controller_manager=manager, controller=controller,
-        spawn=('joint_state_broadcaster', controller.strip('/').rsplit('/', 1)[-1]),
-        packages=(('controller_manager', ROS2_CONTROL_HINT),) + resolved.packages,
-        description_parameter=ros_distro == 'humble')
+#: demo.launch.py's defaults over the table's: RViz shows the demo
+DEMO_DEFAULTS = {'rviz': 'true'}
 
 
 def check_packages(packages: Tuple[Tuple[str, str], ...],

@@ -37,7 +37,7 @@ import numpy.typing as npt
 from twobone_ik_ros.ik.vocabulary import (
     Branch, ElbowPreference, FloatArray, JointLimits, Reason, Status, UnreachablePolicy)
 from twobone_ik_ros.motion.angles import Angles
-from twobone_ik_ros.motion.limit_check import MARGIN
+from twobone_ik_ros.motion.bounds import MARGIN
 from twobone_ik_ros.solver import TwoBoneIK
 
 #: Time between two path points timed by the velocity limit, at the least, so

@@ -17,8 +17,8 @@ A joint the arm holds outside its limits (the limits changed at runtime, or
 the arm was put there) may be commanded back, never further out, and only
 until it is back: within ``Bounds.around`` its start up to its first point
 inside the limits, within the limits from that point on (``start`` of
-``motion_excursion``; ``Envelope`` does the same position by position for a
-stream).  Extremes inside a segment are compared with ``ROUNDING`` of slack:
+``motion_excursion``; ``bounds.Envelope`` does the same position by position
+for a stream).  Extremes inside a segment are compared with ``ROUNDING`` of slack:
 the float rounding of evaluating a polynomial whose true extreme is the limit
 itself (a move that ends on a limit); the points themselves are compared
 exactly.
@@ -39,17 +39,12 @@ from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from twobone_ik_ros.ik.vocabulary import JointLimits
 from twobone_ik_ros.motion.angles import Angles
+from twobone_ik_ros.motion.bounds import Bounds
 from twobone_ik_ros.motion.planning import ArmState, extrema_of, Samples, Timed
 
 #: Rad past a limit that an extreme between two points may show from rounding alone.
 ROUNDING = 1e-12
-#: How far inside its limits a controller's goal on (or a rounding past) a limit is
-#: put (``Bounds.inside``): the controller's own float evaluation of a polynomial that
-#: ends on a limit lands a few ulps past it (``test_limit_edges`` found it); from this
-#: far inside it does not.
-MARGIN = 1e-13
 _NS = 1e9
 #: How far inside the limits a planned motion's extreme positions (closed form,
 #: ``planning.extrema_of``) must lie for its points and curve to need no check: the
@@ -57,87 +52,6 @@ _NS = 1e9
 #: closer than ``MIN_KNOT_SPACING_S`` were merged, which moves it by 5e-8 rad at most
 #: (an acceleration step of 5 rad/s^2 over 1e-4 s); twenty times that.
 CLEARANCE = 1e-6
-
-
-class Bounds(NamedTuple):
-    """The interval each joint must stay in: (shoulder, elbow) lower and upper ends."""
-
-    lower: Tuple[float, float]
-    upper: Tuple[float, float]
-
-    @classmethod
-    def of(cls, shoulder: JointLimits, elbow: JointLimits) -> 'Bounds':
-        """Return the bounds of the two joints' limits."""
-        return cls((shoulder.lower, elbow.lower), (shoulder.upper, elbow.upper))
-
-    def around(self, start: Optional[Angles]) -> 'Bounds':
-        """Return these bounds widened to ``start`` (None: unchanged): the arm may come back."""
-        if start is None:
-            return self
-        return Bounds((min(self.lower[0], start[0]), min(self.lower[1], start[1])),
-                      (max(self.upper[0], start[0]), max(self.upper[1], start[1])))
-
-    def clamp(self, position: Angles) -> Angles:
-        """Return ``position`` held within these bounds: the nearest position within."""
-        return (min(max(position[0], self.lower[0]), self.upper[0]),
-                min(max(position[1], self.lower[1]), self.upper[1]))
-
-    def inside(self, position: Angles) -> Angles:
-        """
-        Return ``position`` held ``MARGIN`` inside these bounds: a controller's goal.
-
-        A position further inside is itself; one on a limit, or past it, the
-        nearest position ``MARGIN`` inside (the middle of bounds narrower than that).
-        """
-        return (_within(position[0], self.lower[0], self.upper[0]),
-                _within(position[1], self.lower[1], self.upper[1]))
-
-    def narrowed(self) -> 'Bounds':
-        """Return these bounds ``MARGIN`` narrower at each end (``inside``)."""
-        return Bounds(self.inside(self.lower), self.inside(self.upper))
-
-    def holds(self, joint: int, value: float) -> bool:
-        """Tell whether ``value`` of ``joint`` is within these bounds (ends included)."""
-        return self.lower[joint] <= value <= self.upper[joint]
-
-
-class Envelope:
-    """
-    Where each joint may go, position after position, along one motion that is sent as it runs.
-
-    A stream (``forward_command``) publishes the motion at the controller's
-    cycles, not the points the check bounded: ``admit`` holds each position
-    to what the check allowed (the difference is ruckig's rounding, at most
-    micro-radians), so that what is sent is what was checked.  A joint that
-    starts outside the limits may come back within ``Bounds.around`` its
-    start; once a position of it is inside, the limits hold.
-    """
-
-    def __init__(self, bounds: Bounds, start: Optional[Angles]) -> None:
-        """Bound a motion that starts at ``start`` (None: the limits from the first position)."""
-        self._bounds = bounds
-        self._allowed = bounds.around(start)
-
-    def admit(self, position: Angles) -> Angles:
-        """Return ``position`` held within the envelope, which it narrows where it is inside."""
-        bounds, allowed = self._bounds, self._allowed
-        for joint in (0, 1):
-            if allowed != bounds and bounds.holds(joint, position[joint]):
-                allowed = Bounds(_put(allowed.lower, joint, bounds.lower[joint]),
-                                 _put(allowed.upper, joint, bounds.upper[joint]))
-        self._allowed = allowed
-        return allowed.clamp(position)
-
-
-def _within(value: float, lower: float, upper: float) -> float:
-    """Return ``value`` held ``MARGIN`` inside [lower, upper] (their middle if that is less)."""
-    if upper - lower <= 2.0 * MARGIN:
-        return 0.5 * (lower + upper)
-    return min(max(value, lower + MARGIN), upper - MARGIN)
-
-
-def _put(pair: Tuple[float, float], index: int, value: float) -> Tuple[float, float]:
-    return (value, pair[1]) if index == 0 else (pair[0], value)
 
 
 class Excursion(NamedTuple):

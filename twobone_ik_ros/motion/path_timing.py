@@ -24,8 +24,8 @@ ends (``time_poses``):
 
 toppra holds its constraints at its grid points only (``GRID_PER_POSE`` of
 them per pose), and stamps may ask for anything, so the limits are then
-checked on the polynomials, exactly (``spline_peaks``: each piece's ends and
-the roots of the next derivative), not sampled, and a timing that exceeds
+checked on the polynomials, exactly (``splines.spline_peaks``: each piece's
+ends and the roots of the next derivative), not sampled, and a timing that exceeds
 one is stretched uniformly by the smallest factor that keeps all three
 (velocity scales by 1/k, acceleration 1/k^2, jerk 1/k^3).  For stamps, that
 stretch is ``retimed``, which the node counts and warns about.
@@ -64,9 +64,12 @@ import numpy as np
 import numpy.typing as npt
 
 from twobone_ik_ros.motion.angles import Angles
-from twobone_ik_ros.motion.limit_check import Bounds, check_motion, first, LimitRefusal
+from twobone_ik_ros.motion.bounds import Bounds
+from twobone_ik_ros.motion.limit_check import check_motion, first, LimitRefusal
 from twobone_ik_ros.motion.planning import (
     ArmState, Chain, Limits, Planner, Samples, Timed, Unplanned)
+from twobone_ik_ros.motion.splines import (
+    clamped_spline, quintics, spline_peaks, stretch_within, stretched)
 
 #: toppra's trajectory is sampled this often for the quintics (and the
 #: controller's points): 10 ms did no better on the test paths, with twice the points.
@@ -199,10 +202,10 @@ def time_poses(positions: npt.ArrayLike, offsets_s: Optional[npt.ArrayLike],
         except Unplanned:  # toppra found no timing: the monotone cubics', by the limits
             return _by_velocity(pts, start, goal, limits)
     else:
-        spline = _spline(offsets - offsets[0], pts)
-    stretch = _stretch(spline, limits)
+        spline = clamped_spline(offsets - offsets[0], pts)
+    stretch = stretch_within(spline, limits)
     if stretch > 1.0 + RETIME_TOLERANCE:
-        spline = _stretched(spline, stretch)
+        spline = stretched(spline, stretch)
     else:
         stretch = 1.0
     return TimedPath(spline, start, goal, stretch, offsets is not None)
@@ -305,69 +308,16 @@ def monotone(part: TimedPath, lower: Angles, upper: Angles, limits: Limits) -> T
     stretch = float(max(1.0, velocity / limits.velocity,
                         math.sqrt(acceleration / limits.acceleration)))
     if stretch > 1.0 + RETIME_TOLERANCE:
-        spline = _stretched(spline, stretch)
+        spline = stretched(spline, stretch)
     else:
         stretch = 1.0
     return TimedPath(spline, part.start, part.goal, part.stretch * stretch, part.stamped,
                      needs_accelerations=False)
 
 
-def spline_peaks(spline: Any) -> npt.NDArray[np.float64]:
-    """
-    Return the largest absolute velocity, acceleration and jerk of a piecewise polynomial.
-
-    ``spline`` is a scipy ``PPoly`` of (times, joints).  Each derivative
-    peaks at a piece's ends or where the next derivative is zero inside it.
-    """
-    return np.array([_peak(spline, order) for order in (1, 2, 3)])
-
-
-def _peak(spline: Any, order: int) -> float:
-    """Return the largest |d^order/dt^order| of ``spline`` over its pieces, ends included."""
-    from scipy.interpolate import PPoly
-    curve = spline.derivative(order)
-    c = curve.c  # (degree + 1, pieces, joints), each piece in its own time from 0
-    h = np.diff(curve.x)[:, None]
-    at_end = np.zeros_like(c[0])
-    for coefficient in c:  # Horner, every piece at its own end
-        at_end = at_end * h + coefficient
-    peak = float(max(np.abs(c[-1]).max(), np.abs(at_end).max()))
-    if c.shape[0] > 1:  # not constant on a piece: its inside may peak
-        slope = curve.derivative(1)
-        for joint in range(c.shape[2]):
-            roots = PPoly(slope.c[:, :, joint], slope.x).roots(
-                discontinuity=False, extrapolate=False)
-            roots = roots[np.isfinite(roots)]
-            if roots.size:
-                peak = max(peak, float(np.abs(curve(roots)[:, joint]).max()))
-    return peak
-
-
-def _stretched(spline: Any, factor: float) -> Any:
-    """Return ``spline`` run ``factor`` times slower: the same curve, each derivative scaled."""
-    from scipy.interpolate import PPoly
-    degree = spline.c.shape[0] - 1
-    powers = (degree - np.arange(degree + 1)).astype(np.float64)
-    return PPoly(spline.c / factor ** powers[:, None, None], spline.x * factor)
-
-
-def _stretch(spline: Any, limits: Limits) -> float:
-    """Return the smallest uniform time stretch (>= 1) that keeps all three limits."""
-    velocity, acceleration, jerk = (float(peak) for peak in spline_peaks(spline))
-    return float(max(1.0, velocity / limits.velocity,
-                     math.sqrt(acceleration / limits.acceleration),
-                     (jerk / limits.jerk) ** (1.0 / 3.0)))
-
-
-def _spline(times: npt.NDArray[np.float64], pts: npt.NDArray[np.float64]) -> Any:
-    """Return the C2 cubic spline through ``pts`` at ``times``, at rest at both ends (a PPoly)."""
-    from scipy.interpolate import CubicSpline
-    return CubicSpline(times, pts, axis=0, bc_type='clamped')
-
-
 def _still(pose: npt.NDArray[np.float64]) -> Any:
     """Return a spline that stays on ``pose`` (a path of one distinct pose)."""
-    return _spline(np.array([0.0, SAMPLE_S]), np.stack((pose, pose)))
+    return clamped_spline(np.array([0.0, SAMPLE_S]), np.stack((pose, pose)))
 
 
 def _optimal(pts: npt.NDArray[np.float64], limits: Limits) -> Any:
@@ -389,27 +339,7 @@ def _optimal(pts: npt.NDArray[np.float64], limits: Limits) -> Any:
     accelerations = np.asarray(trajectory(times, 2), dtype=np.float64)
     positions[0], positions[-1] = pts[0], pts[-1]
     velocities[0] = velocities[-1] = 0.0
-    return _quintics(times, positions, velocities, accelerations)
-
-
-def _quintics(times: npt.NDArray[np.float64], positions: npt.NDArray[np.float64],
-              velocities: npt.NDArray[np.float64],
-              accelerations: npt.NDArray[np.float64]) -> Any:
-    """
-    Return the quintics through (position, velocity, acceleration) at ``times``, as one PPoly.
-
-    On a piece of length h the Bernstein coefficients of a quintic with those
-    ends are p0, p0 + v0 h/5, p0 + 2 v0 h/5 + a0 h^2/20 and, mirrored, the
-    same of the end with -h.
-    """
-    from scipy.interpolate import BPoly, PPoly
-    h = np.diff(times)[:, None]
-    p0, v0, a0 = positions[:-1], velocities[:-1], accelerations[:-1]
-    p1, v1, a1 = positions[1:], velocities[1:], accelerations[1:]
-    coefficients = np.stack((
-        p0, p0 + v0 * h / 5.0, p0 + 2.0 * v0 * h / 5.0 + a0 * h * h / 20.0,
-        p1 - 2.0 * v1 * h / 5.0 + a1 * h * h / 20.0, p1 - v1 * h / 5.0, p1))
-    return PPoly.from_bernstein_basis(BPoly(coefficients, times))
+    return quintics(times, positions, velocities, accelerations)
 
 
 def _toppra_trajectory(pts: npt.NDArray[np.float64], limits: Limits) -> Any:
@@ -448,7 +378,7 @@ def _by_velocity(pts: npt.NDArray[np.float64], start: Angles, goal: Angles,
     """
     steps = np.abs(np.diff(pts, axis=0)).max(axis=1) / limits.velocity
     times = np.concatenate(([0.0], np.cumsum(np.maximum(steps, MIN_STEP_S))))
-    rough = TimedPath(_spline(times, pts), start, goal, 1.0, False)
+    rough = TimedPath(clamped_spline(times, pts), start, goal, 1.0, False)
     outside = (-math.inf, -math.inf)
     return monotone(rough, outside, (math.inf, math.inf), limits)._replace(stretch=1.0)
 

@@ -28,10 +28,10 @@ from typing import Any, Callable, Optional, Tuple
 from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.motion.angles import Angles
+from twobone_ik_ros.motion.bounds import Bounds
 from twobone_ik_ros.motion.feedback import ArmReport
 from twobone_ik_ros.motion.joint_paths import PathPlan
-from twobone_ik_ros.motion.limit_check import (
-    Bounds, check_motion, LimitRefusal, position_excursion)
+from twobone_ik_ros.motion.limit_check import check_motion, LimitRefusal, position_excursion
 from twobone_ik_ros.motion.path_timing import PathMotion
 from twobone_ik_ros.motion.planning import Limits, Samples
 from twobone_ik_ros.outputs.arrival import Arrival

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Tuple, TypeVar
 
-from twobone_ik_ros.motion.limit_check import (
-    Bounds, check_motion, Envelope, first, LimitRefusal, way_in)
+from twobone_ik_ros.motion.bounds import Bounds, Envelope
+from twobone_ik_ros.motion.limit_check import check_motion, first, LimitRefusal, way_in
 from twobone_ik_ros.motion.planning import ArmState, Samples, Timed
 from twobone_ik_ros.motion.tracking import ArmTracker
 from twobone_ik_ros.outputs.transport import FinishedMotion, Transport

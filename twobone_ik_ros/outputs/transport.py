@@ -28,9 +28,10 @@ import numpy as np
 from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.motion.angles import Angles
+from twobone_ik_ros.motion.bounds import Envelope
 from twobone_ik_ros.motion.cycles import ControllerCycles
 from twobone_ik_ros.motion.feedback import Move
-from twobone_ik_ros.motion.limit_check import at_rest, Envelope
+from twobone_ik_ros.motion.limit_check import at_rest
 from twobone_ik_ros.motion.planning import Samples, Timed
 
 

@@ -35,9 +35,9 @@ import subprocess
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from twobone_ik_ros.bringup.control_config import CONTROL_DEFAULTS, resolve_control
 from twobone_ik_ros.bringup.launch_config import (
-    CONTROL_DEFAULTS, DEMO_DEFAULTS, LAUNCH_ARGUMENTS, LaunchError, resolve_control,
-    resolve_launch)
+    DEMO_DEFAULTS, LAUNCH_ARGUMENTS, LaunchError, resolve_launch)
 from twobone_ik_ros.model.interface import NODE_NAME
 from twobone_ik_ros.model.security import enclave_path, grants, policy
 
