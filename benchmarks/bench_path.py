@@ -4,7 +4,7 @@ A 10 000-pose Path in, one JointTrajectory out: the IK node against the floor.
 
 Both run as processes of their own.  The floor subscribes to the same
 nav_msgs/Path and answers with the same JointTrajectory, built by the same
-builder (``commands.joint_trajectory``) from angles and times it computed
+builder (``trajectory_message.joint_trajectory``) from angles and times it computed
 before the run: what is left is receiving the path, building the message and
 transport, which any node answering a path with a trajectory pays.  The IK
 node (``output:=joint_trajectory``) also reads the poses, solves them in one
@@ -58,7 +58,7 @@ def floor_main(count):
     import rclpy
     from nav_msgs.msg import Path
     from trajectory_msgs.msg import JointTrajectory
-    from twobone_ik_ros.outputs.commands import joint_trajectory
+    from twobone_ik_ros.outputs.trajectory_message import joint_trajectory
     from twobone_ik_ros.tools.harness import serve
     from twobone_ik_ros.motion.joint_paths import plan_path
     from twobone_ik_ros.model.parameter_table import DEFAULTS

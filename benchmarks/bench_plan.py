@@ -50,7 +50,7 @@ from twobone_ik_ros.motion.joint_paths import move_time  # noqa: E402
 from twobone_ik_ros.motion.limit_check import check_planned  # noqa: E402
 from twobone_ik_ros.motion.planning import Limits, Planner  # noqa: E402
 from twobone_ik_ros.motion.tracking import ArmTracker  # noqa: E402
-from twobone_ik_ros.outputs.commands import duration  # noqa: E402
+from twobone_ik_ros.outputs.trajectory_message import duration  # noqa: E402
 from twobone_ik_ros.outputs.trajectory_wire import TrajectoryWriter  # noqa: E402
 from twobone_ik_ros.solver import TwoBoneIK  # noqa: E402
 from twobone_ik_ros.tools.harness import result_options, results  # noqa: E402

@@ -32,7 +32,7 @@ import time
 from control_harness import path_message
 import pytest
 from ros_harness import unique_name
-from twobone_ik_ros.motion.feedback import FAILURES, GOAL_RESULTS
+from twobone_ik_ros.motion.ledger import FAILURES, GOAL_RESULTS
 from twobone_ik_ros.solver import forward
 
 pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]

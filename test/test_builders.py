@@ -15,7 +15,7 @@ import pytest
 from twobone_ik_ros.model.config import validate, validate_change
 from twobone_ik_ros.model.parameter_table import as_double, DEFAULTS, PARAMETERS, SPECS
 from twobone_ik_ros.model.planar_arm import PlanarArm
-from twobone_ik_ros.motion.feedback import ArmReport, MoveLedger
+from twobone_ik_ros.motion.ledger import ArmReport, MoveLedger
 from twobone_ik_ros.node.diagnostics import (
     build_diagnostics, REJECT_REASONS, REJECTION_TEXT, SequenceGaps, TargetCounters)
 from twobone_ik_ros.node.markers import arm_markers, MARKER_IDS, TARGET_COLOURS, workspace_markers

@@ -14,7 +14,7 @@ from helpers import assert_batch_rows_match_scalar, reachable_target
 from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest
-from twobone_ik_ros.ik.vocabulary import JointLimits
+from twobone_ik_ros.ik.geometry import JointLimits
 from twobone_ik_ros.motion.joint_paths import (
     MIN_POINT_SPACING_S, move_time, nearest_angles, plan_path)
 from twobone_ik_ros.solver import Branch, forward, Reason, Status, TwoBoneIK

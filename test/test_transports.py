@@ -2,7 +2,7 @@
 Each controller output's transport, and the switch between modes, without a controller_manager.
 
 In one process, in a context of its own: a node holding the output (a real
-``ControllerOutput`` with its transport, or the ``ArmOutput`` that swaps
+``ControllerOutput`` with its transport, or the ``OutputSwitch`` that swaps
 modes) and a peer node that plays the controller, over loopback DDS.  The
 peer publishes the arm's joint states (a still arm) and takes what the
 transport sends: the stream's Float64MultiArray commands, the
@@ -40,7 +40,7 @@ from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.motion.joint_paths import move_time
 from twobone_ik_ros.outputs.arrival import Arrival
 from twobone_ik_ros.outputs.base import Parts
-from twobone_ik_ros.outputs.modes import ArmOutput, MODES
+from twobone_ik_ros.outputs.modes import MODES, OutputSwitch
 from twobone_ik_ros.outputs.motion_start import START_DELAY_NS
 from twobone_ik_ros.tools.harness import shut_down
 
@@ -369,8 +369,8 @@ def entities(node):
 
 @pytest.mark.control_msgs
 def test_a_change_of_output_swaps_the_entities_on_the_graph(bench):
-    output = ArmOutput(bench.node, lambda position: None, lambda key, describe: None,
-                       lambda f: f)
+    output = OutputSwitch(bench.node, lambda position: None, lambda key, describe: None,
+                          lambda f: f)
     #: the mode, its transport; publishing joint_states, taking them, publishing commands,
     #: publishing joint_trajectory, an action client, publishing reached
     expected = {
@@ -413,8 +413,8 @@ def test_a_mode_rcl_refuses_midway_leaves_the_one_in_force_and_nothing_of_its_ow
     from std_msgs.msg import Float64MultiArray
     from twobone_ik_ros.model.parameter_table import Output
     from twobone_ik_ros.ros.process import rclpy_error
-    output = ArmOutput(bench.node, lambda position: None, lambda key, describe: None,
-                       lambda f: f)
+    output = OutputSwitch(bench.node, lambda position: None, lambda key, describe: None,
+                          lambda f: f)
     output.configure(config('joint_states'))
     in_force = output.mode
 

@@ -7,7 +7,7 @@ position and stamp bit for bit) or refuse (None: the node asks rclpy, and
 counts what rclpy cannot read as a malformed path).  Fuzzed like the target
 reader: serialised paths mutated as a broken or hostile writer would, 30 000
 from a fixed seed, then hypothesis.  ``TrajectoryWriter`` must write what
-rclpy deserialises as the message ``commands.joint_trajectory`` builds, for
+rclpy deserialises as the message ``trajectory_message.joint_trajectory`` builds, for
 any shape and values.
 """
 
@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 from rclpy.serialization import deserialize_message, serialize_message
 from trajectory_msgs.msg import JointTrajectory
-from twobone_ik_ros.outputs.commands import joint_trajectory
+from twobone_ik_ros.outputs.trajectory_message import joint_trajectory
 from twobone_ik_ros.outputs.trajectory_wire import TrajectoryWriter
 from twobone_ik_ros.ros.wire_path import PathData, PathReader
 

@@ -84,10 +84,12 @@ from typing import Optional, Tuple, Union
 import numpy.typing as npt
 
 from twobone_ik_ros.ik.batch import new_batch_result, solve_batch
+from twobone_ik_ros.ik.geometry import (
+    ArmGeometry, forward, JointLimits, LINK_LENGTH_RANGE, wrap_angle)
 from twobone_ik_ros.ik.scalar import compile_solve
 from twobone_ik_ros.ik.vocabulary import (
-    ArmGeometry, BatchResult, Branch, ElbowPreference, forward, IKResult, JointLimits,
-    LINK_LENGTH_RANGE, Reason, SolverConstants, Status, UnreachablePolicy, wrap_angle)
+    BatchResult, Branch, ElbowPreference, IKResult, Reason, SolverConstants, Status,
+    UnreachablePolicy)
 
 __all__ = [
     'ArmGeometry',

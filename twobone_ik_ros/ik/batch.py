@@ -24,9 +24,10 @@ from typing import Any, Dict, NamedTuple, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
+from twobone_ik_ros.ik.geometry import JointLimits
 from twobone_ik_ros.ik.vocabulary import (
-    BatchResult, Branch, ElbowPreference, FloatArray, H_TINY, JointLimits, Reason,
-    SolverConstants, Status, TINY_RADIUS)
+    BatchResult, Branch, ElbowPreference, FloatArray, H_TINY, Reason, SolverConstants, Status,
+    TINY_RADIUS)
 
 _PI = math.pi
 _TWO_PI = 2.0 * math.pi

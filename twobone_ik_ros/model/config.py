@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from twobone_ik_ros.ik.vocabulary import JointLimits, MAX_JOINT_ANGLE
+from twobone_ik_ros.ik.geometry import JointLimits, MAX_JOINT_ANGLE
 from twobone_ik_ros.model.parameter_table import (
     DEFAULTS, Output, PARAMETER_NAMES, PARAMETERS, SOLVER_PARAMETERS)
 from twobone_ik_ros.model.planar_arm import PlanarArm

@@ -99,7 +99,7 @@ class Runtime(Enum):
 
     #: robot_state_publisher gets the new URDF (``node.robot_model``)
     MODEL = "robot_state_publisher's model follows"
-    #: the move under way is re-planned within the new limits (``ArmOutput``)
+    #: the move under way is re-planned within the new limits (``OutputSwitch``)
     LIMITS = 'a move under way is brought within them'
     #: the old output's publisher (or action client) gives way to the new one's
     OUTPUT = "the old output's topic gives way to the new one's"

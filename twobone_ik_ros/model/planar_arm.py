@@ -44,7 +44,7 @@ from typing import Any, Optional, Sequence, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from twobone_ik_ros.ik.vocabulary import forward
+from twobone_ik_ros.ik.geometry import forward
 from twobone_ik_ros.model.urdf_chain import Chain, DescriptionError, Joint, Limit, Vector
 
 #: Joints' axes that differ by more than this (the sine of the angle) are not parallel.

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional, Tuple
 
-from twobone_ik_ros.ik.vocabulary import JointLimits
+from twobone_ik_ros.ik.geometry import JointLimits
 from twobone_ik_ros.motion.angles import Angles
 
 #: How far inside its limits a controller's goal on (or a rounding past) a limit is

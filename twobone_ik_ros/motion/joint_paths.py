@@ -2,7 +2,7 @@
 Moves and paths in joint space: timing, multi-turn angles, branch continuity.
 
 Pure numpy, no ROS, like the solver: the node turns messages into these
-calls and their results into messages (``commands``).
+calls and their results into messages (``outputs``).
 
 ``move_time`` times a move by the velocity limit alone:
 ``max(min_move_time, largest joint change / max_joint_velocity)``, for the
@@ -34,8 +34,9 @@ from typing import List, NamedTuple, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
+from twobone_ik_ros.ik.geometry import JointLimits
 from twobone_ik_ros.ik.vocabulary import (
-    Branch, ElbowPreference, FloatArray, JointLimits, Reason, Status, UnreachablePolicy)
+    Branch, ElbowPreference, FloatArray, Reason, Status, UnreachablePolicy)
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.bounds import MARGIN
 from twobone_ik_ros.solver import TwoBoneIK

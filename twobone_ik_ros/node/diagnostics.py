@@ -33,8 +33,8 @@ from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.tally import Tally
-from twobone_ik_ros.motion.feedback import ArmReport, GOAL_RESULTS
 from twobone_ik_ros.motion.joint_paths import BREAK_TEXT, MAX_PARTS
+from twobone_ik_ros.motion.ledger import ArmReport, GOAL_RESULTS
 from twobone_ik_ros.solver import Reason
 
 #: The one table of why a target can be rejected, with the text its warning

@@ -86,7 +86,7 @@ from twobone_ik_ros.node.robot_model import RobotModelSync
 from twobone_ik_ros.node.targets import TargetInput
 from twobone_ik_ros.node.throttle import ThrottledWarnings
 from twobone_ik_ros.outputs.libraries import require
-from twobone_ik_ros.outputs.modes import ArmOutput
+from twobone_ik_ros.outputs.modes import OutputSwitch
 from twobone_ik_ros.ros.endpoints import publisher
 from twobone_ik_ros.ros.process import rclpy_error, run_node
 from twobone_ik_ros.solver import Reason, Status
@@ -108,7 +108,7 @@ class TwoBoneIKNode(GuardedNode):
         config = declare_parameters(self)
         require(config.output)  # its libraries, imported now (or the node is refused)
         self._counters = TargetCounters()
-        self._previous: Optional[Angles] = None  # where the node last put the arm
+        self._placed: Optional[Angles] = None  # where the node last put the arm
         self._next_diagnostics = 0.0
         self._next_joint_state = 0  # ROS time, ns: when the solution goes out again
         self._solved = False  # a solution went out since the last check (no repeat)
@@ -120,14 +120,14 @@ class TwoBoneIKNode(GuardedNode):
         self._frames = TargetFrames(self, lambda: self._config.frame, self.guard.wrap)
         self._description = DescriptionInput(self, self._on_description)
         self._robot_model = RobotModelSync(self)
-        self._output = ArmOutput(self, self._moved, self._warnings.warn, self.guard.wrap)
+        self._switch = OutputSwitch(self, self._moved, self._warnings.warn, self.guard.wrap)
         self._drawing = ArmDrawing(self, config)
         self._qos_watch = QosWatch(self)
         self._targets = TargetInput(self, config, self._counters, self._frames, self._solve,
                                     self._reject)
         self._paths = PathFollower(self, config, counters=self._counters, frames=self._frames,
-                                   output=self._output, warnings=self._warnings,
-                                   start=self._arm_position, moved=self._moved)
+                                   switch=self._switch, warnings=self._warnings,
+                                   arm_at=self._arm_position, moved=self._moved)
         self._elbow_pub = publisher(self, 'elbow')
         self._diag_pub = publisher(self, '/diagnostics')
         self._apply(config)
@@ -160,12 +160,12 @@ class TwoBoneIKNode(GuardedNode):
         arm = config.arm
         if not arm.in_plane:  # the arm's plane: the target's part along its axis plays no part
             x, y = arm.project(x, y, z)
-        output = self._output.mode
-        if output.playing:
-            output.stop_playback()  # the newest input wins
+        mode = self._switch.mode
+        if mode.playing:
+            mode.stop_playback()  # the newest input wins
         # the arm's measured state when a controller output reads one
-        start = output.measured_angles() or self._previous
-        result = config.solver.solve(x, y, start)
+        arm_at = mode.measured_angles() or self._placed
+        result = config.solver.solve(x, y, arm_at)
         if result.status is Status.REJECTED:
             reason = result.reason.label
             self._reject(reason, lambda: (
@@ -179,10 +179,10 @@ class TwoBoneIKNode(GuardedNode):
         theta1, theta2, elbow_xy = result.theta1, result.theta2, result.elbow
         assert theta1 is not None and theta2 is not None and elbow_xy is not None
         if self._turns:  # multi-turn joints: the representation nearest the arm
-            theta1, theta2 = nearest_angles(config.solver, theta1, theta2, start)
+            theta1, theta2 = nearest_angles(config.solver, theta1, theta2, arm_at)
         # messages are reused: publish() serialises at once, and the names
         # and frame only change with the parameters
-        output.send(theta1, theta2, stamp, start)
+        mode.send(theta1, theta2, stamp, arm_at)
         self._solved = True
         if self._elbow_listeners:
             elbow = self._elbow_msg
@@ -194,7 +194,7 @@ class TwoBoneIKNode(GuardedNode):
             self._counters.clamped += 1
         else:
             self._counters.solved += 1
-        self._previous = (theta1, theta2)
+        self._placed = (theta1, theta2)
         self._drawing.show_target((x, y), result.status)
 
     def _reject(self, reason: str, describe: Callable[[], str]) -> None:
@@ -204,11 +204,11 @@ class TwoBoneIKNode(GuardedNode):
 
     def _arm_position(self) -> Optional[Angles]:
         """Return where the arm is: measured (a controller output), else where the node put it."""
-        return self._output.mode.measured_angles() or self._previous
+        return self._switch.mode.measured_angles() or self._placed
 
     def _moved(self, position: Angles) -> None:
         """Record where a path put the arm (for closest, markers and the next move)."""
-        self._previous = position
+        self._placed = position
         self._drawing.moved()
 
     # ---------------------------------------------------------- timers
@@ -221,7 +221,7 @@ class TwoBoneIKNode(GuardedNode):
         """
         now = time.monotonic()
         self._elbow_listeners = self._elbow_pub.get_subscription_count()
-        self._drawing.poll(now, self._previous)
+        self._drawing.poll(now, self._placed)
         self._robot_model.poll()
         if now >= self._next_diagnostics:
             self._next_diagnostics = now + DIAGNOSTICS_PERIOD_S
@@ -231,7 +231,7 @@ class TwoBoneIKNode(GuardedNode):
                 self.get_fully_qualified_name().lstrip('/'), self.get_clock().now().to_msg(),
                 self._counters,
                 dict(config.as_parameters(), robot_description=self._robot_model.state),
-                self._output.mode.report(), self.guard.count,
+                self._switch.mode.report(), self.guard.count,
                 self._counters.rejected.take_recent(),
                 arm_report(config, self._description.received), self._qos_watch.incompatible,
                 self._security))
@@ -253,7 +253,7 @@ class TwoBoneIKNode(GuardedNode):
                     self._solved = False
                 else:
                     self._republish_joint_state()
-        self._output.mode.poll()
+        self._switch.mode.poll()
 
     def _clock_jumping(self) -> None:
         """Note the time before a jump of the node's clock (``_clock_jumped``)."""
@@ -268,7 +268,7 @@ class TwoBoneIKNode(GuardedNode):
         nothing on this one, and neither do times taken before a simulated
         clock started (zero, until the first ``/clock``): the output stops
         what it plays and starts again from the arm's next measured state
-        (``ArmOutput.clock_jumped``); a target waiting for its transform waits
+        (``OutputSwitch.clock_jumped``); a target waiting for its transform waits
         its whole timeout again.  A jump forward on a running clock is time
         that passed: nothing to do.
         """
@@ -278,7 +278,7 @@ class TwoBoneIKNode(GuardedNode):
         if not (changed or started or jump.delta.nanoseconds < 0):
             return
         self._next_joint_state = 0
-        self._output.clock_jumped()
+        self._switch.clock_jumped()
         self._frames.clock_jumped()
         if started and not changed:
             self.get_logger().info('the clock started: timing from it now')
@@ -289,8 +289,8 @@ class TwoBoneIKNode(GuardedNode):
 
     def _republish_joint_state(self) -> None:
         """Publish the current solution again, stamped now (see the module docstring)."""
-        if self._previous is not None:
-            self._output.mode.republish(self._previous, self.get_clock().now().to_msg())
+        if self._placed is not None:
+            self._switch.mode.republish(self._placed, self.get_clock().now().to_msg())
 
     # ------------------------------------------------------- parameters
 
@@ -306,18 +306,18 @@ class TwoBoneIKNode(GuardedNode):
         except ValueError as error:
             self.get_logger().warning(f'parameter change refused: {error}')
             return SetParametersResult(successful=False, reason=str(error))
-        previous = self._config
+        in_force = self._config
         try:
             self._apply(config)
         except rclpy_error() as error:
             # rcl refused an entity of the new output on a valid name: SROS2's permissions
             # (a keystore made for another output); the node goes on as it was
-            self._apply(previous)
+            self._apply(in_force)
             reason = (f'output {config.output.value} cannot be made (security='
                       f'{self._security}): ' + str(error).split(', at ')[0])
             self.get_logger().warning(f'parameter change refused: {reason}')
             return SetParametersResult(successful=False, reason=reason)
-        self._drawing.publish(self._previous)  # the arm and the workspace change at once
+        self._drawing.publish(self._placed)  # the arm and the workspace change at once
         if not config.tip_link and any(name in changes for name in MODEL_PARAMETERS):
             self._robot_model.send(config)  # the node's own arm: its URDF is the node's
         self.get_logger().info(f'parameters changed: {describe(config)}')
@@ -343,20 +343,20 @@ class TwoBoneIKNode(GuardedNode):
         else:
             self.get_logger().info(f'the arm, from robot_description: {config.arm.describe()}')
         self._apply(config)
-        self._drawing.publish(self._previous)
+        self._drawing.publish(self._placed)
 
     def _apply(self, config: IKConfig) -> None:
         """Make ``config`` the one in force, with what is derived from it."""
-        previous: Optional[IKConfig] = getattr(self, '_config', None)
-        if previous is not None:
+        old: Optional[IKConfig] = getattr(self, '_config', None)
+        if old is not None:
             if config.problem:  # no usable arm: what moves keeps the arm it was planned on
-                config = config.keeping_arm_of(previous)
-            elif previous.arm != config.arm and (previous.arm.from_description
-                                                 or config.arm.from_description):
-                self._previous = None  # another arm: its joints are not those angles
+                config = config.keeping_arm_of(old)
+            elif old.arm != config.arm and (old.arm.from_description
+                                            or config.arm.from_description):
+                self._placed = None  # another arm: its joints are not those angles
         self._config = config
         self._description.want(bool(config.tip_link))
-        self._output.configure(config)
+        self._switch.configure(config)
         self._targets.configure(config)
         self._paths.configure(config)
         self._turns = config.solver.shoulder_limits.multi_turn or \
@@ -365,7 +365,7 @@ class TwoBoneIKNode(GuardedNode):
         self._drawing.configure(config)
         rate = config.joint_state_rate
         self._republish_period_ns = round(1e9 / rate) if rate > 0.0 else 0
-        if previous is None or previous.joint_state_rate != config.joint_state_rate:
+        if old is None or old.joint_state_rate != config.joint_state_rate:
             if self._timing_timer is not None:
                 self.destroy_timer(self._timing_timer)
             self._timing_timer = self.create_timer(

@@ -39,7 +39,7 @@ from twobone_ik_ros.motion.planning import Unplanned
 from twobone_ik_ros.node.diagnostics import PATH_REJECTION_TEXT, TargetCounters
 from twobone_ik_ros.node.frames import apply_transform, TargetFrames
 from twobone_ik_ros.node.throttle import ThrottledWarnings
-from twobone_ik_ros.outputs.modes import ArmOutput
+from twobone_ik_ros.outputs.modes import OutputSwitch
 from twobone_ik_ros.ros.endpoints import subscription
 from twobone_ik_ros.ros.wire_path import PathData, PathReader
 from twobone_ik_ros.solver import Reason
@@ -49,24 +49,24 @@ class PathFollower:
     """The node's ``path`` callback and what it needs to follow a path."""
 
     def __init__(self, node: Node, config: IKConfig, *, counters: TargetCounters,
-                 frames: TargetFrames, output: ArmOutput, warnings: ThrottledWarnings,
-                 start: Callable[[], Optional[Angles]],
+                 frames: TargetFrames, switch: OutputSwitch, warnings: ThrottledWarnings,
+                 arm_at: Callable[[], Optional[Angles]],
                  moved: Callable[[Angles], None]) -> None:
         """
         Subscribe to ``path`` on ``node``; count each path in ``counters``.
 
         ``frames`` brings a path in another frame into the base frame,
-        ``output`` follows it, ``warnings`` says why one was refused;
-        ``start()`` is where the arm is as a path comes (the branch and
+        ``switch``'s mode follows it, ``warnings`` says why one was refused;
+        ``arm_at()`` is where the arm is as a path comes (the branch and
         turns of its poses follow it), ``moved`` hears where a path sent
         whole leaves it.
         """
         self._counters = counters
         self._frames = frames
-        self._output = output
+        self._switch = switch
         self._warnings = warnings
         self._config = config
-        self._start = start
+        self._arm_at = arm_at
         self._moved = moved
         self._reader = PathReader()
         self._node = node
@@ -112,7 +112,7 @@ class PathFollower:
             self._reject('no_arm', lambda: (
                 f'path of {len(points)} poses rejected: {config.problem}'))
             return
-        plan = plan_path(config.solver, config.arm.project_points(points), stamps, self._start(),
+        plan = plan_path(config.solver, config.arm.project_points(points), stamps, self._arm_at(),
                          config.max_joint_velocity, config.min_move_time)
         if plan.rejected:
             text = PATH_REJECTION_TEXT[plan.rejected]
@@ -121,7 +121,7 @@ class PathFollower:
                 f'{plan.rejected} ({text}; unreachable={config.solver.unreachable.value})'))
             return
         try:
-            timed = self._output.mode.follow(plan, stamp)
+            timed = self._switch.mode.follow(plan, stamp)
         except LimitRefusal as refusal:  # the check where commands leave the node
             why = refusal.excursion.describe(config.joint_names)
             self._reject(Reason.JOINT_LIMITS.label, lambda: (
@@ -150,7 +150,7 @@ class PathFollower:
             self._warnings.warn('path_retimed', lambda: (
                 f"path of {len(points)} poses: its stamps ask for more than the joints' limits "
                 f'allow; stretched {timed.stretch:.3g} times'))
-        if not self._output.mode.playing:  # sent whole: the arm's goal is its last point
+        if not self._switch.mode.playing:  # sent whole: the arm's goal is its last point
             self._moved((float(plan.positions[-1, 0]), float(plan.positions[-1, 1])))
 
     def _reject(self, reason: str, describe: Callable[[], str]) -> None:

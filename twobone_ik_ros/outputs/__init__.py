@@ -13,7 +13,7 @@ value.  ``modes`` pairs each value with what builds it (``MODES``) and
 swaps the mode when the parameter changes.  What they use: ``arrival``
 (how each move ended), ``joint_state_input`` (the arm's joint states),
 ``streaming`` (positions over time), the message builders ``positions``,
-``commands``, ``trajectories`` and ``trajectory_wire``, and ``libraries``
+``trajectory_message`` and ``trajectory_wire``, and ``libraries``
 (a controller output's libraries, imported when it comes into force).  The
 motion itself is planned in ``motion``, without ROS.
 """

@@ -7,7 +7,7 @@ PointStamped: the tool position from the forward kinematics of the measured
 angles, in the base frame (``model.planar_arm``: the tip link where
 robot_state_publisher puts it), stamped with the target's or path's header stamp)
 once per move the arm reached (or whose goal succeeded: ``goals``), counts
-the moves (``feedback.MoveLedger``),
+the moves (``ledger.MoveLedger``),
 and watches the age of the arm's state: joint states older than
 ``arm_state_timeout`` make it *stale* (warned, throttled; the tracker then
 plans from the node's own commands) until one comes again.  ``poll`` runs
@@ -33,7 +33,7 @@ from geometry_msgs.msg import PointStamped
 from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.motion.angles import Angles
-from twobone_ik_ros.motion.feedback import ArmReport, GOAL_OUTCOMES, Move, MoveLedger
+from twobone_ik_ros.motion.ledger import ArmReport, GOAL_OUTCOMES, Move, MoveLedger
 from twobone_ik_ros.ros.endpoints import publisher
 
 Warn = Callable[[str, Callable[[], str]], None]
@@ -113,7 +113,7 @@ class Arrival:
                 'cycle(s) without a command): the arm held, and the move ends that much later'))
 
     def refused(self, goal: Angles, reason: str, why: str) -> None:
-        """Count a move to ``goal`` not sent, for ``reason`` (``feedback.FAILURES``): ``why``."""
+        """Count a move to ``goal`` not sent, for ``reason`` (``ledger.FAILURES``): ``why``."""
         self.ledger.refused(reason)
         self._warn(reason, lambda: (
             f'the move to {goal[0]:.6g} {goal[1]:.6g} was not sent: {why}; the move under way '
@@ -121,7 +121,7 @@ class Arrival:
 
     def answered(self, move: Move, result: str, why: str) -> None:
         """
-        Take the action server's ``result`` for ``move``'s goal (``feedback.GOAL_OUTCOMES``).
+        Take the action server's ``result`` for ``move``'s goal (``ledger.GOAL_OUTCOMES``).
 
         A success publishes ``reached`` with the measured angles' tool
         position (the goal's when none was measured yet); a failure warns.

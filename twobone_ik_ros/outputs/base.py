@@ -29,8 +29,8 @@ from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.bounds import Bounds
-from twobone_ik_ros.motion.feedback import ArmReport
 from twobone_ik_ros.motion.joint_paths import PathPlan
+from twobone_ik_ros.motion.ledger import ArmReport
 from twobone_ik_ros.motion.limit_check import check_motion, LimitRefusal, position_excursion
 from twobone_ik_ros.motion.path_timing import PathMotion
 from twobone_ik_ros.motion.planning import Limits, Samples
@@ -106,8 +106,8 @@ class OutputMode:
     def _named(self, names: Tuple[str, str]) -> None:
         """Take new joint names (the messages and what reads the arm's state)."""
 
-    def send(self, theta1: float, theta2: float, stamp: Any, start: Optional[Angles]) -> None:
-        """Send one solution, answering the target stamped ``stamp`` (``start``: where from)."""
+    def send(self, theta1: float, theta2: float, stamp: Any, arm_at: Optional[Angles]) -> None:
+        """Send one solution, answering the target stamped ``stamp`` (``arm_at``: where from)."""
         raise NotImplementedError
 
     def follow(self, path: PathPlan, stamp: Any) -> Optional[PathMotion]:

@@ -33,8 +33,8 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.cycles import ControllerCycles
-from twobone_ik_ros.motion.feedback import ArmReport, Move
 from twobone_ik_ros.motion.joint_paths import move_time, PathPlan
+from twobone_ik_ros.motion.ledger import ArmReport, Move
 from twobone_ik_ros.motion.limit_check import check_planned, LimitRefusal
 from twobone_ik_ros.motion.path_timing import load_path_timing, PathMotion, run_path, time_poses
 from twobone_ik_ros.motion.planning import Planner, Still, Timed, Unplanned
@@ -161,7 +161,7 @@ class ControllerOutput(OutputMode):
 
     # --------------------------------------------------------- moves
 
-    def send(self, theta1: float, theta2: float, stamp: Any, start: Optional[Angles]) -> None:
+    def send(self, theta1: float, theta2: float, stamp: Any, arm_at: Optional[Angles]) -> None:
         """
         Send the move to the solution, planned within the limits from the arm's state.
 
@@ -174,7 +174,7 @@ class ControllerOutput(OutputMode):
         """
         if self._transport.busy:
             self._pass_over()
-            self._waiting = (theta1, theta2, stamp, start)
+            self._waiting = (theta1, theta2, stamp, arm_at)
             return
         goal = self._bounds.inside((theta1, theta2))
         self._states.read_waiting()  # the arm as it is now, not as it was before a wait
@@ -183,7 +183,7 @@ class ControllerOutput(OutputMode):
         try:
             planned = self._finish(lambda begin: tracker.move(goal, begin, self._check_planned))
             if planned is None:
-                finished, seconds = self._one_point(goal, start)
+                finished, seconds = self._one_point(goal, arm_at)
             else:
                 _, finished, seconds = planned
         except (LimitRefusal, Unplanned) as refusal:
@@ -196,7 +196,7 @@ class ControllerOutput(OutputMode):
         """Plan with ``plan(begin)`` from the start the transport takes (``motion_start``)."""
         return finish(plan, self._node.get_clock(), self._tracker, self._transport, self._bounds)
 
-    def _one_point(self, goal: Angles, start: Optional[Angles]) -> Tuple[FinishedMotion, float]:
+    def _one_point(self, goal: Angles, arm_at: Optional[Angles]) -> Tuple[FinishedMotion, float]:
         """
         Return ``goal`` as one point, and its seconds: before the arm's state is known.
 
@@ -205,7 +205,7 @@ class ControllerOutput(OutputMode):
         stream commands it at once.
         """
         config = self._config
-        seconds = move_time(start, goal, config.max_joint_velocity, config.min_move_time) \
+        seconds = move_time(arm_at, goal, config.max_joint_velocity, config.min_move_time) \
             if self._transport.whole else 0.0
         return self._unplanned([round(seconds * 1e9)], [goal]), seconds
 

@@ -5,7 +5,7 @@ MoveIt and ros2_control users drive joint_trajectory_controller through
 its ``follow_joint_trajectory`` action rather than its topic because the
 server answers: a goal is accepted or rejected (an inactive controller
 rejects it), then ends succeeded, aborted or canceled.  ``TrajectoryGoals``
-sends each motion as a goal (``trajectories.TrajectoryMessages``), with the node's
+sends each motion as a goal (``trajectory_wire.TrajectoryMessages``), with the node's
 ``goal_tolerance`` on every joint and its ``goal_time_tolerance``, so that
 the controller's success means what ``reached`` means.  A new goal
 replaces the one in flight: joint_trajectory_controller cancels the old
@@ -47,9 +47,9 @@ from action_msgs.msg import GoalStatus
 from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.parameter_table import Output
-from twobone_ik_ros.motion.feedback import Move
-from twobone_ik_ros.outputs.commands import duration
-from twobone_ik_ros.outputs.trajectories import TrajectoryMessages
+from twobone_ik_ros.motion.ledger import Move
+from twobone_ik_ros.outputs.trajectory_message import duration
+from twobone_ik_ros.outputs.trajectory_wire import TrajectoryMessages
 from twobone_ik_ros.outputs.transport import FinishedMotion, Owner, Transport
 from twobone_ik_ros.ros.endpoints import goal_client
 
@@ -57,7 +57,7 @@ from twobone_ik_ros.ros.endpoints import goal_client
 #: (``TrajectoryGoals.busy``): far above an acceptance's round trip (milliseconds), far
 #: below a target's patience.
 ACCEPTANCE_WAIT_NS = 200_000_000
-#: A finished goal's status as a result of ``feedback.GOAL_OUTCOMES``; any other is an abort.
+#: A finished goal's status as a result of ``ledger.GOAL_OUTCOMES``; any other is an abort.
 _RESULTS = {GoalStatus.STATUS_SUCCEEDED: 'succeeded', GoalStatus.STATUS_CANCELED: 'canceled'}
 
 

@@ -30,7 +30,7 @@ from typing import Optional
 from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.parameter_table import Output
-from twobone_ik_ros.motion.feedback import Move
+from twobone_ik_ros.motion.ledger import Move
 from twobone_ik_ros.outputs.positions import PositionMessages
 from twobone_ik_ros.outputs.streaming import Stream
 from twobone_ik_ros.outputs.transport import FinishedMotion, Owner, Transport
@@ -70,7 +70,7 @@ class CommandStream(Transport):
         where the next motion is planned from.
         """
         if motion.timed is not None:
-            self._stream.start(self._rate, motion, self.publish)
+            self._stream.run(self._rate, motion, self.publish)
             return
         self._stream.stop()
         self.publish(*motion.last)

@@ -44,7 +44,7 @@ class JointStatesOutput(OutputMode):
     def _named(self, names: Tuple[str, str]) -> None:
         self._messages.name(names)
 
-    def send(self, theta1: float, theta2: float, stamp: Any, start: Optional[Angles]) -> None:
+    def send(self, theta1: float, theta2: float, stamp: Any, arm_at: Optional[Angles]) -> None:
         """Publish the solution stamped ``stamp``, if within the joint limits."""
         self._check_position(theta1, theta2)
         self._publisher.publish(self._messages.joint_state(theta1, theta2, stamp))

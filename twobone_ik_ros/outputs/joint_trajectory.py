@@ -4,7 +4,7 @@
 joint_trajectory_controller takes a trajectory_msgs/JointTrajectory on its
 ``joint_trajectory`` topic and follows it from its stamp on; a new one
 replaces the rest of the one it follows.  The messages are
-``trajectories.TrajectoryMessages``', written as bytes; the topic does not
+``trajectory_wire.TrajectoryMessages``', written as bytes; the topic does not
 answer, so ``arrival`` tells whether the arm got there from its joint states.
 """
 
@@ -23,8 +23,8 @@ from typing import Optional
 from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.parameter_table import Output
-from twobone_ik_ros.motion.feedback import Move
-from twobone_ik_ros.outputs.trajectories import TrajectoryMessages
+from twobone_ik_ros.motion.ledger import Move
+from twobone_ik_ros.outputs.trajectory_wire import TrajectoryMessages
 from twobone_ik_ros.outputs.transport import FinishedMotion, Owner, Transport
 from twobone_ik_ros.ros.endpoints import publisher
 

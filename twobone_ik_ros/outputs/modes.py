@@ -5,7 +5,7 @@ The output in force: what builds each value of the ``output`` parameter, and the
 of its own (``JointStatesOutput``), and each controller output is a
 ``ControllerOutput`` with its transport: the ``TRANSPORT`` of the module
 named after it (``forward_command``, ...).  A new controller output is a
-row of ``Output`` (``model.parameter_table``) and that module.  ``ArmOutput`` is
+row of ``Output`` (``model.parameter_table``) and that module.  ``OutputSwitch`` is
 what the node holds: ``mode``, the mode of its configuration, made anew
 when the parameter changes (the new one first, so that one the graph
 refuses leaves the mode in force as it was, and none of its entities
@@ -51,7 +51,7 @@ MODES: Dict[Output, Callable[[Parts, IKConfig], OutputMode]] = {
 }
 
 
-class ArmOutput:
+class OutputSwitch:
     """The node's output mode in force (``mode``), swapped when the ``output`` parameter does."""
 
     def __init__(self, node: Node, moved: Callable[[Angles], None], warn: Warn,
@@ -65,19 +65,19 @@ class ArmOutput:
         """
         self.arrival = Arrival(node, warn)
         self._parts = Parts(node, self.arrival, moved, guard)
-        self._output: Optional[Output] = None
+        self._value: Optional[Output] = None
         self._config: Optional[IKConfig] = None
         #: the mode in force (from ``configure`` on): the node sends, follows and polls through it
         self.mode: OutputMode
 
     def configure(self, config: IKConfig) -> None:
         """Make ``config``'s output the one in force (a new mode only when it changed)."""
-        if config.output is not self._output:
+        if config.output is not self._value:
             mode = self._make(config)
-            if self._output is not None:
+            if self._value is not None:
                 self.mode.destroy()
             self.mode = mode
-            self._output = config.output
+            self._value = config.output
         else:
             self.arrival.configure(config, config.output.drives_controller)
         self._config = config

@@ -90,7 +90,7 @@ class Stream:
         The last cycle the stream has published a position for (at rest: the
         cycle before its first message, which the arm holds anyway): the next
         message is for the cycle after, however late it comes.  A stopped
-        stream notes when it will publish first, for ``start``.
+        stream notes when it will publish first, for ``run``.
         """
         period = round(1e9 / rate_hz)
         cycles = self._cycles()
@@ -106,7 +106,7 @@ class Stream:
         cycles.follows_last = self._node.get_clock().ros_time_is_active
         return cycles
 
-    def start(self, rate_hz: float, motion: FinishedMotion, publish: Publish) -> None:
+    def run(self, rate_hz: float, motion: FinishedMotion, publish: Publish) -> None:
         """Publish ``motion`` at ``rate_hz`` through ``publish`` (a stream goes on with it)."""
         assert motion.timed is not None
         self._motion = motion

@@ -1,5 +1,5 @@
 """
-JointTrajectory messages written as bytes from arrays, without message objects.
+JointTrajectory messages written as bytes from arrays; a finished motion as one.
 
 rclpy turns every point of a JointTrajectory into three Python objects: for
 a long trajectory that costs far more than solving and timing the path
@@ -13,8 +13,11 @@ time_from_start, by the rules of ``ros.wire`` (classic little-endian CDR,
 alignment counted from the end of the encapsulation header).  At start it
 writes samples and compares them with what ``deserialize_message`` reads;
 if any differs, ``usable`` is False and the caller publishes message objects
-(``commands.joint_trajectory``), so what it writes is what rclpy would
-(fuzzed in the suite).
+(``trajectory_message.joint_trajectory``), so what it writes is what rclpy would
+(fuzzed in the suite).  ``TrajectoryMessages`` writes a finished motion
+(``transport.FinishedMotion``) for two named joints: its points with what
+they carry, stamped with its start; as bytes where the writer is usable,
+and as the message an action's goal carries.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -29,13 +32,14 @@ from __future__ import annotations
 
 import functools
 import struct
-from typing import Any, List, Mapping, Optional, Sequence
+from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
 from rclpy.serialization import deserialize_message
 from trajectory_msgs.msg import JointTrajectory
-from twobone_ik_ros.outputs.commands import joint_trajectory
+from twobone_ik_ros.outputs.trajectory_message import joint_trajectory
+from twobone_ik_ros.outputs.transport import FinishedMotion
 from twobone_ik_ros.ros.wire import align, CDR_LE, ENCAPSULATION, STAMP, U32
 
 _E = ENCAPSULATION  # offsets in the payload are counted after it
@@ -212,3 +216,41 @@ def _point_dtype(at: int, joints: int, sequences: int) -> np.dtype[Any]:
     offsets += [here - at, here + 4 - at]
     return np.dtype({'names': names, 'formats': formats, 'offsets': offsets,
                      'itemsize': here + 8 - at})
+
+
+class TrajectoryMessages:
+    """Finished motions as JointTrajectory messages for two named joints."""
+
+    def __init__(self) -> None:
+        """Name no joint until ``name``."""
+        self._names: Tuple[str, str] = ('', '')
+        self._writer: Optional[TrajectoryWriter] = None
+
+    def name(self, names: Tuple[str, str]) -> None:
+        """Name the joints (the writer's layout is made anew only when they change)."""
+        if names != self._names:
+            self._names = names
+            writer = TrajectoryWriter(names)
+            self._writer = writer if writer.usable else None
+
+    def write(self, motion: FinishedMotion) -> Any:
+        """Return ``motion`` as bytes, or as the message where the writer is not usable."""
+        writer = self._writer
+        if writer is None:
+            return self.message(motion)
+        points = motion.points
+        if not motion.derivatives:
+            return writer.write(points.positions, points.times_ns, stamp_ns=motion.start_ns)
+        return writer.write(points.positions, points.times_ns, points.velocities,
+                            points.accelerations if motion.derivatives > 1 else None,
+                            motion.start_ns)
+
+    def message(self, motion: FinishedMotion) -> JointTrajectory:
+        """Return ``motion`` as a JointTrajectory: what an action's goal carries."""
+        points = motion.points
+        derivatives = motion.derivatives
+        msg = joint_trajectory(self._names, points.positions, points.times_ns,
+                               points.velocities if derivatives else None,
+                               points.accelerations if derivatives > 1 else None)
+        msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(motion.start_ns, 1_000_000_000)
+        return msg

@@ -30,7 +30,7 @@ from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.bounds import Envelope
 from twobone_ik_ros.motion.cycles import ControllerCycles
-from twobone_ik_ros.motion.feedback import Move
+from twobone_ik_ros.motion.ledger import Move
 from twobone_ik_ros.motion.limit_check import at_rest
 from twobone_ik_ros.motion.planning import Samples, Timed
 
@@ -73,7 +73,7 @@ class Owner(Protocol):
         """Take a stream's hold of the arm: ``late_ns`` late, ``cycles`` cycles without one."""
 
     def answered(self, move: Move, result: str, why: str) -> None:
-        """Take the controller's answer to ``move`` (``feedback.GOAL_OUTCOMES``)."""
+        """Take the controller's answer to ``move`` (``ledger.GOAL_OUTCOMES``)."""
 
     def taken(self) -> None:
         """Take the end of ``busy``: the controller answered the motion sent last."""

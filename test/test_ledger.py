@@ -1,4 +1,4 @@
-"""Every move ends in exactly one outcome (``motion/feedback``), without ROS."""
+"""Every move ends in exactly one outcome (``motion/ledger``), without ROS."""
 
 # Copyright 2026 The twobone_ik_ros Authors
 # Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
@@ -10,7 +10,7 @@
 
 import random
 
-from twobone_ik_ros.motion.feedback import ARRIVAL_SLACK_NS, GOAL_RESULTS, MoveLedger
+from twobone_ik_ros.motion.ledger import ARRIVAL_SLACK_NS, GOAL_RESULTS, MoveLedger
 
 
 def ended(ledger):

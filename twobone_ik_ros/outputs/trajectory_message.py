@@ -1,5 +1,5 @@
 """
-Controller commands as messages: pure builders, as ``markers`` is for RViz.
+A JointTrajectory message from arrays, and a Duration: pure builders, as ``markers`` is for RViz.
 
 What ros2_controllers check on these topics (and the node's tests check
 with stand-in controllers): forward_command_controller takes a
