@@ -21,15 +21,15 @@ def ended(ledger):
 def test_reached_superseded_no_controller_timed_out():
     ledger = MoveLedger()
     ledger.sent('a', (1.0, 2.0), end_ns=ARRIVAL_SLACK_NS + 90, deadline_ns=10**9,
-                listened=True)
+                connected=True)
     assert ledger.measured((1.0, 2.0), 0.001, now_ns=89) is None  # sooner than it can be
     assert ledger.measured((1.0005, 2.0), 0.001, now_ns=90).stamp == 'a'
     assert ledger.measured((1.0, 2.0), 0.001, now_ns=91) is None  # once only
-    ledger.sent('b', (0.0, 0.0), end_ns=0, deadline_ns=200, listened=True)
-    ledger.sent('c', (0.5, 0.5), end_ns=0, deadline_ns=300, listened=True)  # b superseded
+    ledger.sent('b', (0.0, 0.0), end_ns=0, deadline_ns=200, connected=True)
+    ledger.sent('c', (0.5, 0.5), end_ns=0, deadline_ns=300, connected=True)  # b superseded
     assert ledger.measured((0.0, 0.0), 0.001, now_ns=100) is None  # b's end is not c's
     assert ledger.poll(300) is None and ledger.poll(301).stamp == 'c'
-    ledger.sent('d', (0.5, 0.5), end_ns=0, deadline_ns=400, listened=False)
+    ledger.sent('d', (0.5, 0.5), end_ns=0, deadline_ns=400, connected=False)
     assert ledger.pending is None
     counters = ledger.counters
     assert (counters.sent, counters.reached, counters.superseded) == (4, 1, 1)
@@ -40,14 +40,14 @@ def test_reached_superseded_no_controller_timed_out():
 
 def test_the_controllers_word_ends_a_move_unless_it_has_ended():
     ledger = MoveLedger()
-    first = ledger.sent('a', (1.0, 2.0), end_ns=0, deadline_ns=10**9, listened=True)
+    first = ledger.sent('a', (1.0, 2.0), end_ns=0, deadline_ns=10**9, connected=True)
     assert ledger.ended(first, None) and ledger.counters.reached == 1  # the goal succeeded
     assert not ledger.ended(first, 'aborted')  # the first outcome stands
-    second = ledger.sent('b', (1.0, 2.0), end_ns=0, deadline_ns=10**9, listened=True)
-    third = ledger.sent('c', (0.0, 2.0), end_ns=0, deadline_ns=10**9, listened=True)
+    second = ledger.sent('b', (1.0, 2.0), end_ns=0, deadline_ns=10**9, connected=True)
+    third = ledger.sent('c', (0.0, 2.0), end_ns=0, deadline_ns=10**9, connected=True)
     assert not ledger.ended(second, 'aborted')  # replaced: superseded, its cancel no failure
     assert ledger.ended(third, 'rejected')
-    assert ledger.sent('d', (0.0, 0.0), end_ns=0, deadline_ns=1, listened=False) is None
+    assert ledger.sent('d', (0.0, 0.0), end_ns=0, deadline_ns=1, connected=False) is None
     counters = ledger.counters
     assert (counters.sent, counters.reached, counters.superseded) == (4, 1, 1)
     assert counters.failed.counts == {'no_controller': 1, 'rejected': 1, 'aborted': 0,
@@ -58,7 +58,7 @@ def test_the_controllers_word_ends_a_move_unless_it_has_ended():
 def test_every_goal_answer_is_counted_and_ends_its_move_as_the_table_says():
     ledger = MoveLedger()
     for result in GOAL_RESULTS:
-        move = ledger.sent(result, (0.0, 0.0), end_ns=0, deadline_ns=10**9, listened=True)
+        move = ledger.sent(result, (0.0, 0.0), end_ns=0, deadline_ns=10**9, connected=True)
         assert ledger.answered(move, result)
         assert not ledger.answered(move, 'succeeded')  # a late second answer: counted only
     counters = ledger.counters
@@ -71,7 +71,7 @@ def test_every_goal_answer_is_counted_and_ends_its_move_as_the_table_says():
 
 def test_a_move_refused_at_the_limits_fails_and_leaves_the_one_under_way():
     ledger = MoveLedger()
-    under_way = ledger.sent('a', (1.0, 2.0), end_ns=0, deadline_ns=10**9, listened=True)
+    under_way = ledger.sent('a', (1.0, 2.0), end_ns=0, deadline_ns=10**9, connected=True)
     ledger.refused('joint_limits')
     assert ledger.pending is under_way
     assert ledger.measured((1.0, 2.0), 0.001, now_ns=0) is under_way
@@ -115,7 +115,7 @@ def test_a_move_abandoned_on_a_clock_jump_is_failed_once_and_nothing_else_is():
 def test_a_stream_that_held_the_arm_moves_the_end_and_the_deadline_and_says_how_late():
     ledger = MoveLedger()
     ledger.sent('a', (1.0, 2.0), end_ns=ARRIVAL_SLACK_NS + 1000, deadline_ns=2000,
-                listened=True)
+                connected=True)
     ledger.delayed(500, 50)  # the node came 50 cycles late
     ledger.delayed(-3, 0)  # the grid as read moved: no cycle held, no command late
     assert ledger.poll(2400) is None  # its deadline moved with it
@@ -124,9 +124,9 @@ def test_a_stream_that_held_the_arm_moves_the_end_and_the_deadline_and_says_how_
     counters = ledger.counters
     assert (counters.cycles_held, counters.commands_late) == (50, 1)
     assert (counters.late_last_ns, counters.late_max_ns) == (497, 497)
-    ledger.sent('b', (0.0, 0.0), end_ns=0, deadline_ns=10**9, listened=True)
+    ledger.sent('b', (0.0, 0.0), end_ns=0, deadline_ns=10**9, connected=True)
     ledger.delayed(70, 7)
-    ledger.sent('c', (0.0, 0.0), end_ns=0, deadline_ns=10**9, listened=True)  # b superseded
+    ledger.sent('c', (0.0, 0.0), end_ns=0, deadline_ns=10**9, connected=True)  # b superseded
     assert counters.late_last_ns == 497  # a superseded move did not end: no lateness of its own
     ledger.delayed(10, 1)
     assert ledger.measured((0.0, 0.0), 0.001, now_ns=ARRIVAL_SLACK_NS) is not None

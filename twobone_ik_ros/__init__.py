@@ -16,9 +16,10 @@ The parts, from the bottom up; each imports only the parts below it
   stopping a node, the lean executor, QoS event settings, messages read and
   written as bytes.
 - ``outputs/``: where solutions go: ``joint_states`` is a class of its own;
-  the controller outputs share one (``controller``), each with its
-  transport (a stream, or trajectories on a topic or as goals), paired in
-  ``outputs/modes.py``.
+  the controller outputs share one (``controller``: moves planned, checked
+  and recorded), each with a transport that sends the finished motion (a
+  stream, or trajectories on a topic or as goals), in the module named after
+  its value (``outputs/modes.py``).
 - ``node/``: the IK node and what it alone uses (frames, markers,
   diagnostics, the robot model, the callback guard).
 - ``bringup/``: what the launch files compute (the node never imports it).

@@ -126,11 +126,11 @@ class MoveLedger:
         self.pending: Optional[Move] = None
 
     def sent(self, stamp: Any, goal: Angles, end_ns: int, deadline_ns: int,
-             listened: bool) -> Optional[Move]:
+             connected: bool) -> Optional[Move]:
         """
         Record a move sent now; the one under way, if any, is superseded.
 
-        ``listened`` False: nothing subscribed to the command, so the move
+        ``connected`` False: nothing subscribed to the command, so the move
         has failed already (``no_controller``) and None is returned; else the
         move, now under way.
         """
@@ -139,7 +139,7 @@ class MoveLedger:
         if self.pending is not None:
             counters.superseded += 1
             self.pending = None  # it did not end: its lateness is no move's
-        if not listened:
+        if not connected:
             self._fail('no_controller')
             return None
         self.pending = Move(stamp, goal, end_ns, deadline_ns)

@@ -77,12 +77,12 @@ class Arrival:
         self.ledger.abandon('clock_jumped')
         self.heard_ns, self._position, self.stale = None, None, False
 
-    def sent(self, stamp: Any, goal: Angles, seconds: float, listened: bool,
+    def sent(self, stamp: Any, goal: Angles, seconds: float, connected: bool,
              braked: int = 0) -> Optional[Move]:
         """
         Record a move sent now that should end ``seconds`` from now (its planned duration).
 
-        Return it (None: it went nowhere, ``listened`` False).  ``braked``: 1
+        Return it (None: it went nowhere, ``connected`` False).  ``braked``: 1
         when it was planned as a stop and a move from rest (counted).
         """
         config = self._config
@@ -90,8 +90,8 @@ class Arrival:
         self.ledger.counters.braked += braked
         end = self._now_ns() + round(seconds * _NS)
         move = self.ledger.sent(stamp, goal, end,
-                                end + round(config.goal_time_tolerance * _NS), listened)
-        if not listened:
+                                end + round(config.goal_time_tolerance * _NS), connected)
+        if not connected:
             self._warn('no_controller', lambda: (
                 'a move went nowhere: nothing subscribes to the command topic, or no '
                 'action server (is the controller active and its name remapped with '
