@@ -133,7 +133,7 @@ class Arm:
         self.kind, self.output = kind, output
         #: the IK node (on any executor): its trajectories start later than their target's
         #: stamp, so they answer the target whose solution they end at
-        self.node = kind.startswith('node')
+        self.node = kind.startswith('node') or kind == BEFORE
         prefix = f'/control_{kind}'
         self.lock = threading.Lock()
         self.arrivals = []  # (arrival ns, key)

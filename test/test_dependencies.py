@@ -27,6 +27,7 @@ import xml.etree.ElementTree as ElementTree
 from helpers import ROOT
 from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS, resolve_launch
 from twobone_ik_ros.model.dependencies import LIBRARIES
+from twobone_ik_ros.model.parameter_table import Output
 
 #: Python module -> rosdep key, beyond the libraries' table (ROS packages are
 #: keyed by their own name)
@@ -114,6 +115,13 @@ def test_every_test_import_and_started_package_is_declared_for_the_tests_and_not
     needed = (keys(imported(['test/*.py', 'test/stand_ins/*.py'])) | set(CPP_PACKAGES)
               | TEST_COMMANDS)
     assert declared('test_depend') == needed - declared('exec_depend')
+
+
+def test_every_module_an_output_needs_is_a_library_of_the_table():
+    """The outputs' table names its libraries by module: each is a row of ``LIBRARIES``."""
+    modules = {library.module for library in LIBRARIES}
+    assert {module for output in Output for module in output.needs} <= modules
+    assert not Output.JOINT_STATES.needs  # the display: ROS and numpy alone
 
 
 def test_the_launch_files_start_robot_state_publisher_rviz2_and_tf2_ros():

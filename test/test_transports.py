@@ -152,6 +152,17 @@ def ready(bench, output, kind, topic, arm=None):
     return mode
 
 
+def test_each_controller_output_is_its_modules_transport():
+    """A row of ``Output`` that drives a controller and ``outputs/<value>.py``: nothing else."""
+    from twobone_ik_ros.model.parameter_table import Output
+    from twobone_ik_ros.outputs.modes import TRANSPORTS
+    from twobone_ik_ros.outputs.transport import Transport
+    assert set(TRANSPORTS) == {output for output in Output if output.drives_controller}
+    for output, transport in TRANSPORTS.items():
+        assert isinstance(transport, type) and issubclass(transport, Transport), output
+        assert transport.__module__ == f'twobone_ik_ros.outputs.{output.value}', output
+
+
 def test_the_stream_sends_one_position_before_the_arm_is_heard(bench):
     from std_msgs.msg import Float64MultiArray
     mode = ready(bench, 'forward_command', Float64MultiArray, 'commands')

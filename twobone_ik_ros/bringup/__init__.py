@@ -2,7 +2,7 @@
 Launch support: what the launch files compute, as plain Python the tests call.
 
 ``launch_config`` (the launch arguments' table, their resolution into what to
-start, the control launch's additions), ``parameter_file`` (a parameter file
+start), ``control_config`` (the control launch's additions), ``parameter_file`` (a parameter file
 read as rcl reads it), ``rviz_config`` (RViz's view and grid on the arm's
 plane) and ``generated`` (the files derived from the tables: the parameter
 file, the XML launch file, the README's tables).

@@ -1,5 +1,5 @@
 """
-The solver's parts: its vocabulary (``vocabulary``), one target (``scalar``), N (``batch``).
+The solver's parts: the arm (``geometry``), its vocabulary, one target (``scalar``), N (``batch``).
 
 Pure numpy and the standard library; nothing of ROS and nothing else of this
 package.  Use it through ``twobone_ik_ros.solver``, which documents the method.

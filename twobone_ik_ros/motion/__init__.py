@@ -5,10 +5,10 @@ Pure (numpy, ruckig, toppra and scipy; no rclpy, no messages): what the
 controller outputs plan, time, check and track, usable alone (``examples/``).
 ``planning`` plans one move within velocity, acceleration and jerk limits
 (ruckig); ``joint_paths`` makes a path's poses continuous in joint space;
-``path_timing`` times a path along its geometry (toppra); ``limit_check`` is
-the one check of what leaves the node; ``tracking`` is the arm's state as the
-node knows it; ``cycles`` finds a controller's cycles for a stream;
-``feedback`` says how each move ended.
+``path_timing`` times a path along its geometry (toppra) on ``splines``;
+``limit_check`` is the one check of what leaves the node, within ``bounds``;
+``tracking`` is the arm's state as the node knows it; ``cycles`` finds a
+controller's cycles for a stream; ``ledger`` says how each move ended.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

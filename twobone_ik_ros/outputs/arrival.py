@@ -1,20 +1,21 @@
 """
 Whether the arm got there, and whether the node still hears it.
 
-The ROS side of ``feedback``: ``outputs`` tells it each move it sends and
-each joint state it reads; it publishes ``reached`` (geometry_msgs/
-PointStamped: the tool position from the forward kinematics of the measured
-angles, in the base frame (``model.planar_arm``: the tip link where
-robot_state_publisher puts it), stamped with the target's or path's header stamp)
-once per move the arm reached (or whose goal succeeded: ``goals``), counts
-the moves (``ledger.MoveLedger``),
-and watches the age of the arm's state: joint states older than
-``arm_state_timeout`` make it *stale* (warned, throttled; the tracker then
-plans from the node's own commands) until one comes again.  ``poll`` runs
-from the node's timer on its clock.  Every time here is the node's clock
-(ROS time: a simulator's with ``use_sim_time``), so a paused simulation
-times nothing out and ages nothing; ``clock_jumped`` ends the move under way
-(``failed.clock_jumped``) when that clock jumps back or changes.
+The ROS side of ``motion.ledger``: a controller output tells it each move it
+sends and each joint state it reads.  It counts the moves
+(``ledger.MoveLedger``) and publishes ``reached`` once per move the arm
+reached, or whose goal succeeded (``goals``).  ``reached`` is a
+geometry_msgs/PointStamped stamped with the target's or the path's header
+stamp: the tool position, from the forward kinematics of the measured
+angles, in the base frame, where robot_state_publisher puts the tip link
+(``model.planar_arm``).  It also watches the age of the arm's state: joint
+states older than ``arm_state_timeout`` make it *stale* until one comes
+again; that is warned (throttled), and the tracker then plans from the
+node's own commands.  ``poll`` runs from the node's timer on its clock.
+Every time here is the node's clock (ROS time: a simulator's with
+``use_sim_time``), so a paused simulation times nothing out and ages
+nothing; ``clock_jumped`` ends the move under way (``failed.clock_jumped``)
+when that clock jumps back or changes.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

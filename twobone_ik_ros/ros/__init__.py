@@ -2,7 +2,9 @@
 rclpy plumbing shared by every process of the package and by the node's parts.
 
 How a process runs its node and stops it (``process``), the lean executor
-that spins the IK node (``executor``), the QoS event settings
+that spins the IK node (``executor``, on its ``wait_set``; which executor
+spins it: ``executor_choice``; what differs by rclpy release:
+``rclpy_releases``), the QoS event settings
 (``qos_events``), every endpoint of the node made from its row of the
 interface table (``endpoints``), and targets, joint states and paths read and written as
 bytes (``wire``, ``wire_path``).  Nothing of the arm or the node.
