@@ -109,8 +109,8 @@ def test_diagnostics_warn_while_rejecting_and_list_every_counter():
 
 def test_diagnostics_of_an_arm_name_the_recent_failures_and_the_goals_of_the_action():
     ledger = MoveLedger()
-    ledger.sent('a', (0.0, 0.0), 0, 0, listened=False)
-    ledger.ended(ledger.sent('b', (0.0, 0.0), 0, 0, listened=True), 'rejected')
+    ledger.sent('a', (0.0, 0.0), 0, 0, connected=False)
+    ledger.ended(ledger.sent('b', (0.0, 0.0), 0, 0, connected=True), 'rejected')
     ledger.counters.goals['rejected'] += 1
     recent = ledger.counters.failed.take_recent()
     for goals in (True, False):
