@@ -30,9 +30,11 @@ when it comes before that solution is sent again (the targets repeat every
 second later, as its own); a
 stream answers with its next message: a target followed by another before
 any message came is superseded (a stream sends one message per controller
-cycle, so at 1 kHz most are), one that never gets any, lost.  The line
-before the last puts the Python floor against the C++ relay; the last is
-for scripts:
+cycle, so at 1 kHz most are), one that never gets any, lost.  The IK
+nodes' own account follows the table (``Accounts``, from their diagnostics):
+every target they received became a move sent or passed over, which ended
+reached, superseded or failed.  The line before the last puts the Python
+floor against the C++ relay; the last is for scripts:
 
     trajectory_cpu_ratio=<node/C++ relay, joint_trajectory, 100 Hz>
     stream_cpu_ratio=<node/C++ relay, forward_command, 100 Hz>
@@ -42,6 +44,8 @@ for scripts:
     [events_cpu_ratio=<py_ev/py> st_cpu_ratio=<node_st/node>]
     [trajectory_before_ratio=<node/before> stream_before_ratio=<node/before>
      action_before_ratio=<node/before>]
+    action_unaccounted=<follow_joint_trajectory at 1 kHz: targets the node
+     received and neither sent nor passed over, plus moves failed>
     (on one line; the bracketed with --executors (joint_trajectory at 100 Hz)
     and --before (each output at 100 Hz))
 
@@ -198,6 +202,52 @@ class Arm:
             return list(self.arrivals)
 
 
+class Accounts:
+    """
+    The IK nodes' own account of the targets, from their diagnostics (``moves.*``).
+
+    A node counts every target it received; each becomes a move, sent or
+    passed over while a goal was being accepted (``moves.sent``), which
+    ends reached, superseded or failed.  So a target neither answered nor
+    superseded shows as received and not sent, or as failed.
+    """
+
+    def __init__(self, node):
+        """Take every node's diagnostics on ``/diagnostics``, by its namespace (its kind)."""
+        from diagnostic_msgs.msg import DiagnosticArray
+
+        self.lock = threading.Lock()
+        self.latest = {}  # kind -> (arrival ns, {key: value})
+        node.create_subscription(DiagnosticArray, '/diagnostics', self._on_diagnostics, 100)
+
+    def _on_diagnostics(self, msg):
+        now = time.time_ns()
+        for status in msg.status:
+            namespace = status.name.split('/')[0]
+            if status.hardware_id == 'twobone_ik' and namespace.startswith('control_'):
+                with self.lock:
+                    self.latest[namespace[len('control_'):]] = (
+                        now, {value.key: value.value for value in status.values})
+
+    def counts(self, kinds, after_ns, timeout=3.0):
+        """Return each kind's (received, sent, reached, superseded, failed, lost) reported then."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and not all(
+                self.latest.get(kind, (0,))[0] > after_ns for kind in kinds):
+            time.sleep(0.05)
+        found = {}
+        with self.lock:
+            for kind in kinds:
+                values = self.latest.get(kind, (0, {}))[1]
+                number = lambda key: int(values.get(key, 0))  # noqa: E731
+                failed = sum(int(value) for key, value in values.items()
+                             if key.startswith('moves.failed.'))
+                found[kind] = (number('received'), number('moves.sent'),
+                               number('moves.reached'), number('moves.superseded'), failed,
+                               number('lost'))
+        return found
+
+
 def goal_server(relay, kind):
     """Start the C++ FollowJointTrajectory server (``cpp_relay``'s) for ``kind``'s goals."""
     from twobone_ik_ros.tools.harness import RosProcess
@@ -206,19 +256,23 @@ def goal_server(relay, kind):
     return RosProcess([executable, '--ros-args', '-r', f'__ns:=/control_{kind}'])
 
 
-def run(arms, servers, rate, count, points, solutions):
+def run(arms, servers, rate, count, points, solutions, accounts=None):
     """
     Send ``count`` targets at ``rate`` Hz to every system at once; return what came back.
 
     Per system: the latencies (ms) of the answered targets, the lost, the
     superseded and the CPU seconds of its process from the first target to
     the last answer (or 0.5 s after the last target, when some never came).
+    With ``accounts``, the IK nodes' own account of the round too
+    (``Accounts.counts``, differences over the round), as a second result.
     """
     from geometry_msgs.msg import PointStamped
 
     for arm in arms.values():
         arm.clear()
     kinds = list(arms)
+    nodes = [kind for kind in kinds if arms[kind].node]
+    before = accounts.counts(nodes, time.time_ns()) if accounts else {}
     cpu = {kind: cpu_seconds(servers[kind].pid) for kind in kinds}
     sent = []
     message = PointStamped()
@@ -235,7 +289,12 @@ def run(arms, servers, rate, count, points, solutions):
         sent.append((stamp, solutions[i % len(points)]))
     time.sleep(0.5)  # the last answers
     cpu = {kind: cpu_seconds(servers[kind].pid) - cpu[kind] for kind in kinds}
-    return {kind: answers(arms[kind], sent) + (cpu[kind],) for kind in kinds}
+    found = {kind: answers(arms[kind], sent) + (cpu[kind],) for kind in kinds}
+    if not accounts:
+        return found
+    after = accounts.counts(nodes, time.time_ns())
+    return found, {kind: tuple(b - a for a, b in zip(before[kind], after[kind]))
+                   for kind in nodes}
 
 
 def answers(arm, sent):
@@ -293,6 +352,7 @@ def main():
     solutions = [(r.theta1, r.theta2) for r in (solver.solve(x, y) for x, y in points)]
     executable, why_not = cpp_relay()
     table = []
+    accounted = {}  # (output, rate, kind) -> the node's own counts over the rounds
     for output in options.outputs:
         if output == 'follow_joint_trajectory' and not executable:
             continue  # its server is the C++ relay's
@@ -310,6 +370,7 @@ def main():
             with spinning(f'bench_control_{output}') as node:
                 from geometry_msgs.msg import PointStamped
                 arms = {kind: Arm(node, kind, output) for kind in kinds}
+                accounts = Accounts(node)
                 for kind, arm in arms.items():
                     arm.publisher = node.create_publisher(
                         PointStamped, f'/control_{kind}/target', 10)
@@ -321,12 +382,16 @@ def main():
                     pooled = {kind: [[], 0, 0, 0.0] for kind in kinds}
                     count = int(rate * options.seconds)
                     for _ in range(options.rounds):
-                        for kind, (latencies, lost, superseded, cpu) in run(
-                                arms, servers, rate, count, points, solutions).items():
+                        found, told = run(arms, servers, rate, count, points, solutions,
+                                          accounts)
+                        for kind, (latencies, lost, superseded, cpu) in found.items():
                             pooled[kind][0] += latencies
                             pooled[kind][1] += lost
                             pooled[kind][2] += superseded
                             pooled[kind][3] += cpu
+                        for kind, counts in told.items():
+                            own = accounted.setdefault((output, rate, kind), [0] * 6)
+                            own[:] = [a + b for a, b in zip(own, counts)]
                     for kind, (latencies, lost, superseded, cpu) in pooled.items():
                         table.append((output, rate, kind, percentile(latencies, 0.5),
                                       percentile(latencies, 0.99), lost, superseded,
@@ -344,7 +409,16 @@ def main():
         for output, rate, kind, p50, p99, lost, superseded, cpu in table:
             print(f'{output:>24s} {rate:7d} {kind:>7s} {p50:7.3f} {p99:7.3f} {lost:5d} '
                   f'{superseded:10d} {cpu:13.1f}')
+        print("the IK nodes' own account (diagnostics), over the same rounds: targets "
+              'received, moves sent (one per target: sent, or passed over while a goal was '
+              'being accepted), reached, superseded, failed; and the targets it counted lost '
+              'before it (a full queue, DDS)')
+        for (output, rate, kind), (received, sent, reached, superseded, failed, lost) in \
+                accounted.items():
+            print(f'{output:>24s} {rate:7d} {kind:>7s} received {received} sent {sent} '
+                  f'reached {reached} superseded {superseded} failed {failed} lost {lost}')
         cpu = {(output, rate, kind): value for output, rate, kind, *_, value in table}
+        action = accounted.get(('follow_joint_trajectory', 1000, 'node'))
 
         def ratio(output, kind='node', against='cpp', against_output=None):
             measured = cpu.get((output, 100, kind))
@@ -367,7 +441,9 @@ def main():
               + (f' trajectory_before_ratio={ratio("joint_trajectory", against=BEFORE)}'
                  f' stream_before_ratio={ratio("forward_command", against=BEFORE)}'
                  f' action_before_ratio={ratio("follow_joint_trajectory", against=BEFORE)}'
-                 if options.before else ''), flush=True)
+                 if options.before else '')
+              + (f' action_unaccounted={action[0] - action[1] + action[4]}' if action else ''),
+              flush=True)
 
 
 if __name__ == '__main__':
