@@ -36,7 +36,8 @@ from ros_harness import answer, LaunchProcess, Probe, unique_name
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 from twobone_ik_ros.bringup.control_config import DEFAULT_CONTROLLERS
-from twobone_ik_ros.model.parameter_table import DEFAULTS, Output
+from twobone_ik_ros.model.interface import Output
+from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.solver import forward
 import yaml
 

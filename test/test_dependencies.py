@@ -27,7 +27,7 @@ import xml.etree.ElementTree as ElementTree
 from helpers import ROOT
 from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS, resolve_launch
 from twobone_ik_ros.model.dependencies import LIBRARIES
-from twobone_ik_ros.model.parameter_table import Output
+from twobone_ik_ros.model.interface import Output
 
 #: Python module -> rosdep key, beyond the libraries' table (ROS packages are
 #: keyed by their own name)

@@ -93,8 +93,7 @@ def test_what_the_table_says_a_runtime_change_does_is_what_the_code_does(spec):
 
 def test_every_output_and_part_of_the_node_has_its_row_in_the_interface():
     """The topics the outputs name (``Output.topic``) are rows of ``model.interface``."""
-    from twobone_ik_ros.model.interface import endpoint, INTERFACE, Role
-    from twobone_ik_ros.model.parameter_table import Output
+    from twobone_ik_ros.model.interface import endpoint, INTERFACE, Output, Role
     for output in Output:
         role = Role.SENDS_GOALS if output is Output.FOLLOW_JOINT_TRAJECTORY else Role.PUBLISHES
         assert endpoint(output.topic, role).type.split('/')[0] in (

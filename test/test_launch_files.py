@@ -26,7 +26,8 @@ from twobone_ik_ros.bringup.launch_config import (
     read_parameter_file, resolve_launch)
 from twobone_ik_ros.model.config import validate
 from twobone_ik_ros.model.dependencies import LIBRARIES, refusal
-from twobone_ik_ros.model.parameter_table import DEFAULTS, Output, PARAMETERS, SPECS
+from twobone_ik_ros.model.interface import Output
+from twobone_ik_ros.model.parameter_table import DEFAULTS, PARAMETERS, SPECS
 from twobone_ik_ros.model.urdf import arm_urdf
 from urdf_arms import park, park_xacro, planar_z
 import yaml

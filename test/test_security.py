@@ -37,8 +37,7 @@ import time
 from helpers import ROOT
 import pytest
 from twobone_ik_ros.bringup.launch_config import LaunchError
-from twobone_ik_ros.model.interface import INTERFACE, Role
-from twobone_ik_ros.model.parameter_table import Output
+from twobone_ik_ros.model.interface import INTERFACE, Output, Role
 from twobone_ik_ros.model.security import (
     enclave_path, grants, PARAMETER_SERVICES, policy, ros_arguments, ROS_ENDPOINTS,
     security_state, shipped_policy)

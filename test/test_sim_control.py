@@ -42,7 +42,7 @@ from test_smooth_motion import (
     around_worst_acceleration, command_indices, command_ratios, controller_states, judged,
     late_steps, measured_motion, moving_steps, ROUNDING, stamped_positions, time_optimal,
     took_in_time, UPDATE_RATE_HZ, worst_ratios)
-from twobone_ik_ros.model.parameter_table import Output
+from twobone_ik_ros.model.interface import Output
 
 pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
 

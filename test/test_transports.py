@@ -154,7 +154,7 @@ def ready(bench, output, kind, topic, arm=None):
 
 def test_each_controller_output_is_its_modules_transport():
     """A row of ``Output`` that drives a controller and ``outputs/<value>.py``: nothing else."""
-    from twobone_ik_ros.model.parameter_table import Output
+    from twobone_ik_ros.model.interface import Output
     from twobone_ik_ros.outputs.modes import TRANSPORTS
     from twobone_ik_ros.outputs.transport import Transport
     assert set(TRANSPORTS) == {output for output in Output if output.drives_controller}
@@ -422,7 +422,7 @@ def test_a_mode_rcl_refuses_midway_leaves_the_one_in_force_and_nothing_of_its_ow
     from control_msgs.action import FollowJointTrajectory
     from rclpy.action import ActionClient
     from std_msgs.msg import Float64MultiArray
-    from twobone_ik_ros.model.parameter_table import Output
+    from twobone_ik_ros.model.interface import Output
     from twobone_ik_ros.ros.process import rclpy_error
     output = OutputSwitch(bench.node, lambda position: None, lambda key, describe: None,
                           lambda f: f)

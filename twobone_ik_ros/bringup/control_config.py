@@ -4,7 +4,7 @@ What control.launch.py computes: the controller an output commands, and its rema
 control.launch.py starts the node (``twobone_ik.launch.py``, resolved by
 ``launch_config``) with ros2_control's controller_manager, the joint state
 broadcaster and the controller the output commands (``DEFAULT_CONTROLLERS``,
-from the outputs' table, ``model.parameter_table.Output``), or the one
+from the outputs' table, ``model.interface.Output``), or the one
 ``controller`` names: each a function the launch tests call alone.
 """
 
@@ -24,7 +24,7 @@ from typing import Callable, Mapping, Optional, Tuple
 from twobone_ik_ros.bringup.launch_config import (
     controller_remappings, LaunchError, resolve_launch, ResolvedLaunch)
 from twobone_ik_ros.model.dependencies import findable
-from twobone_ik_ros.model.parameter_table import Output
+from twobone_ik_ros.model.interface import Output
 
 #: The controller control.launch.py commands for each controller output unless
 #: ``controller`` names another: its row's, a name config/controllers.yaml gives.

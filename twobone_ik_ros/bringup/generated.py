@@ -25,8 +25,8 @@ from xml.sax.saxutils import quoteattr
 
 from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS
 from twobone_ik_ros.model.checks import Length
-from twobone_ik_ros.model.interface import readme_topics
-from twobone_ik_ros.model.parameter_table import Output, PARAMETERS, ParameterSpec
+from twobone_ik_ros.model.interface import Output, readme_topics
+from twobone_ik_ros.model.parameter_table import PARAMETERS, ParameterSpec
 from twobone_ik_ros.model.security import shipped_policy
 
 #: README's table of parameters lies between these two lines

@@ -28,9 +28,9 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 from twobone_ik_ros.bringup.parameter_file import ParameterFileError, parameters_for, parse
 from twobone_ik_ros.model.config import IKConfig, validate
 from twobone_ik_ros.model.dependencies import check, findable, MissingLibrary
-from twobone_ik_ros.model.interface import NODE_NAME, Role
+from twobone_ik_ros.model.interface import NODE_NAME, Output, Role
 from twobone_ik_ros.model.parameter_table import (
-    as_double, DEFAULTS, Output, PARAMETER_NAMES, PARAMETERS, SPECS)
+    as_double, DEFAULTS, PARAMETER_NAMES, PARAMETERS, SPECS)
 from twobone_ik_ros.model.security import ros_arguments
 from twobone_ik_ros.model.urdf import config_urdf
 

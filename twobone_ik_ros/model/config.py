@@ -26,8 +26,9 @@ from enum import Enum
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from twobone_ik_ros.ik.geometry import JointLimits, MAX_JOINT_ANGLE
+from twobone_ik_ros.model.interface import Output
 from twobone_ik_ros.model.parameter_table import (
-    DEFAULTS, Output, PARAMETER_NAMES, PARAMETERS, SOLVER_PARAMETERS)
+    DEFAULTS, PARAMETER_NAMES, PARAMETERS, SOLVER_PARAMETERS)
 from twobone_ik_ros.model.planar_arm import PlanarArm
 from twobone_ik_ros.model.urdf_chain import DescriptionError, Limit, read_chain
 from twobone_ik_ros.solver import ElbowPreference, TwoBoneIK, UnreachablePolicy

@@ -29,7 +29,7 @@ from __future__ import annotations
 import importlib.util
 from typing import Callable, Dict, NamedTuple, Optional, Tuple
 
-from twobone_ik_ros.model.parameter_table import Output
+from twobone_ik_ros.model.interface import Output
 
 #: Where the README gives the set-up; every refusal points there.
 README_SECTION = "README ('In a ROS workspace')"

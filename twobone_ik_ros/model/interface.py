@@ -3,7 +3,9 @@ The IK node's interface: one row per topic, service and action it has.
 
 ``INTERFACE`` is the table: a row names an endpoint (relative, so a
 namespace or a remap moves it), what the node does with it, its type as the
-graph names it, its QoS, and when it exists and what it carries.  The node's
+graph names it, its QoS, and when it exists and what it carries.  The rows
+of the outputs' own topics and action come from ``Output``, the table of the
+values of the ``output`` parameter, each with its endpoint.  The node's
 parts make every endpoint from its row, by name (``ros.endpoints``), so a
 name, type or QoS is written here alone; README's topic table is written
 from it (``bringup.generated``) and ``test/test_docs.py`` holds that table
@@ -72,23 +74,87 @@ class Endpoint:
         return self.type.replace('/msg/', '/')
 
 
+#: What a controller output plans with: ruckig's moves, and paths timed by toppra (which
+#: imports matplotlib) on scipy's splines (``dependencies.LIBRARIES``' modules).
+ARM_LIBRARIES = ('ruckig', 'scipy', 'matplotlib', 'toppra')
+
+
+class Output(str, Enum):
+    """
+    Where the solutions go: a display, or one of ros2_controllers' command topics.
+
+    The table of the outputs, a member a row: the value of the ``output``
+    parameter, which also names the module of its transport
+    (``outputs.<value>``); its endpoint, the node's (relative) topic or
+    action (a row of ``INTERFACE``); the controller ``control.launch.py``
+    commands ('': none, a display); the modules it needs
+    (``dependencies``).  The interface (``INTERFACE``, README's topics),
+    the launch (``control_config``), the libraries (``dependencies.NEEDS``),
+    the SROS2 permissions (``security``) and the modes (``outputs.modes``)
+    derive from it; a new output is a row here and its transport's module.
+    """
+
+    _value_: str
+    #: the node's (relative) topic or action, what it does with it, and what goes over it
+    endpoint: Endpoint
+    #: the controller control.launch.py commands by default ('': none, a display)
+    controller: str
+    #: the modules this output imports (``dependencies.LIBRARIES``' modules)
+    needs: Tuple[str, ...]
+
+    def __new__(cls, value: str, endpoint: Endpoint, controller: str,
+                needs: Tuple[str, ...]) -> Output:
+        """Make the member of ``value`` with its row."""
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.endpoint, member.controller, member.needs = endpoint, controller, needs
+        return member
+
+    #: for robot_state_publisher
+    JOINT_STATES = ('joint_states', Endpoint(
+        'joint_states', Role.PUBLISHES, 'sensor_msgs/msg/JointState', Qos.DEFAULT,
+        ' with `output:=joint_states`: `[θ1, θ2]` per target, stamped like it, repeated at '
+        '`joint_state_rate`'), '', ())
+    #: for forward_command_controller
+    FORWARD_COMMAND = ('forward_command', Endpoint(
+        'commands', Role.PUBLISHES, 'std_msgs/msg/Float64MultiArray', Qos.DEFAULT,
+        ' with `output:=forward_command`: `[θ1, θ2]` streamed at `command_rate`'),
+        'forward_position_controller', ARM_LIBRARIES)
+    #: for joint_trajectory_controller
+    JOINT_TRAJECTORY = ('joint_trajectory', Endpoint(
+        'joint_trajectory', Role.PUBLISHES, 'trajectory_msgs/msg/JointTrajectory', Qos.DEFAULT,
+        ' with `output:=joint_trajectory`: one trajectory per move or path'),
+        'joint_trajectory_controller', ARM_LIBRARIES)
+    #: for joint_trajectory_controller's action server
+    FOLLOW_JOINT_TRAJECTORY = ('follow_joint_trajectory', Endpoint(
+        'follow_joint_trajectory', Role.SENDS_GOALS, 'control_msgs/action/FollowJointTrajectory',
+        Qos.SERVICE, ' with `output:=follow_joint_trajectory`'),
+        'joint_trajectory_controller', ARM_LIBRARIES + ('control_msgs.action',))
+
+    @property
+    def topic(self) -> str:
+        """Return the node's (relative) topic or action name."""
+        return self.endpoint.name
+
+    @property
+    def role(self) -> Role:
+        """Return what the node does with it (publishes, or sends goals)."""
+        return self.endpoint.role
+
+    @property
+    def drives_controller(self) -> bool:
+        """Tell whether this output commands a controller (and reads the arm's joint_states)."""
+        return bool(self.controller)
+
+
 INTERFACE: Tuple[Endpoint, ...] = (
     Endpoint('target', Role.SUBSCRIBES, 'geometry_msgs/msg/PointStamped', Qos.DEFAULT,
              ': the point the tip should reach (any frame tf2 can transform)'),
     Endpoint('path', Role.SUBSCRIBES, 'nav_msgs/msg/Path', Qos.DEFAULT,
              ': a whole path, solved in one call and timed as one move'),
-    Endpoint('joint_states', Role.PUBLISHES, 'sensor_msgs/msg/JointState', Qos.DEFAULT,
-             ' with `output:=joint_states`: `[θ1, θ2]` per target, stamped like it, repeated at '
-             '`joint_state_rate`'),
+    *(output.endpoint for output in Output),  # joint_states, then each controller's
     Endpoint('joint_states', Role.SUBSCRIBES, 'sensor_msgs/msg/JointState', Qos.SENSOR_DATA,
              " with a controller output: the arm's measured state"),
-    Endpoint('commands', Role.PUBLISHES, 'std_msgs/msg/Float64MultiArray', Qos.DEFAULT,
-             ' with `output:=forward_command`: `[θ1, θ2]` streamed at `command_rate`'),
-    Endpoint('joint_trajectory', Role.PUBLISHES, 'trajectory_msgs/msg/JointTrajectory',
-             Qos.DEFAULT, ' with `output:=joint_trajectory`: one trajectory per move or path'),
-    Endpoint('follow_joint_trajectory', Role.SENDS_GOALS,
-             'control_msgs/action/FollowJointTrajectory', Qos.SERVICE,
-             ' with `output:=follow_joint_trajectory`'),
     Endpoint('reached', Role.PUBLISHES, 'geometry_msgs/msg/PointStamped', Qos.DEFAULT,
              ' with a controller output: the tool where the measured arm arrived, stamped like '
              'the target it answers'),

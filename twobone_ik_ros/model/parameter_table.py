@@ -31,67 +31,9 @@ from typing import Any, Dict, Optional, Tuple
 
 from twobone_ik_ros.model.checks import (
     AnglePair, Check, FrameId, InRange, Length, NamePair, NodeName, OneOf)
-from twobone_ik_ros.model.interface import Role
+from twobone_ik_ros.model.interface import Output
 from twobone_ik_ros.solver import (
     ElbowPreference, LINK_LENGTH_RANGE, TwoBoneIK, UnreachablePolicy)
-
-
-#: What a controller output plans with: ruckig's moves, and paths timed by toppra (which
-#: imports matplotlib) on scipy's splines (``dependencies.LIBRARIES``' modules).
-ARM_LIBRARIES = ('ruckig', 'scipy', 'matplotlib', 'toppra')
-
-
-class Output(str, Enum):
-    """
-    Where the solutions go: a display, or one of ros2_controllers' command topics.
-
-    The table of the outputs, a member a row: the value of the ``output``
-    parameter, which also names the module of its transport
-    (``outputs.<value>``); the node's (relative) topic or action; what the
-    node does with it; the controller ``control.launch.py`` commands ('':
-    none, a display); the modules it needs (``dependencies``).  The launch
-    (``launch_config``), the libraries (``dependencies.NEEDS``), the SROS2
-    permissions (``security``) and the modes (``outputs.modes``) derive
-    from it; a new output is a row here and its transport's module.
-    """
-
-    _value_: str
-    #: the node's (relative) topic or action name
-    topic: str
-    #: what the node does with it (publishes, or sends goals)
-    role: Role
-    #: the controller control.launch.py commands by default ('': none, a display)
-    controller: str
-    #: the modules this output imports (``dependencies.LIBRARIES``' modules)
-    needs: Tuple[str, ...]
-
-    def __new__(cls, value: str, topic: str, role: Role, controller: str,
-                needs: Tuple[str, ...]) -> Output:
-        """Make the member of ``value`` with its row."""
-        member = str.__new__(cls, value)
-        member._value_ = value
-        member.topic, member.role, member.controller, member.needs = (
-            topic, role, controller, needs)
-        return member
-
-    #: sensor_msgs/JointState on ``joint_states``, for robot_state_publisher
-    JOINT_STATES = ('joint_states', 'joint_states', Role.PUBLISHES, '', ())
-    #: std_msgs/Float64MultiArray on ``commands``, for forward_command_controller
-    FORWARD_COMMAND = ('forward_command', 'commands', Role.PUBLISHES,
-                       'forward_position_controller', ARM_LIBRARIES)
-    #: trajectory_msgs/JointTrajectory on ``joint_trajectory``, for joint_trajectory_controller
-    JOINT_TRAJECTORY = ('joint_trajectory', 'joint_trajectory', Role.PUBLISHES,
-                        'joint_trajectory_controller', ARM_LIBRARIES)
-    #: control_msgs/action/FollowJointTrajectory goals, for joint_trajectory_controller's
-    #: action server
-    FOLLOW_JOINT_TRAJECTORY = ('follow_joint_trajectory', 'follow_joint_trajectory',
-                               Role.SENDS_GOALS, 'joint_trajectory_controller',
-                               ARM_LIBRARIES + ('control_msgs.action',))
-
-    @property
-    def drives_controller(self) -> bool:
-        """Tell whether this output commands a controller (and reads the arm's joint_states)."""
-        return bool(self.controller)
 
 
 class Runtime(Enum):

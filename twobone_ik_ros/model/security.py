@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from xml.sax.saxutils import escape, quoteattr
 
-from twobone_ik_ros.model.interface import INTERFACE, NODE_NAME, Role
-from twobone_ik_ros.model.parameter_table import DEFAULTS, Output
+from twobone_ik_ros.model.interface import INTERFACE, NODE_NAME, Output, Role
+from twobone_ik_ros.model.parameter_table import DEFAULTS
 
 #: SROS2's policy format, as ``ros2 security generate_artifacts`` reads it (Humble on)
 POLICY_VERSION = '0.2.0'

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any, Optional, Tuple
 
 from twobone_ik_ros.model.config import IKConfig
-from twobone_ik_ros.model.parameter_table import Output
+from twobone_ik_ros.model.interface import Output
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.joint_paths import PathPlan
 from twobone_ik_ros.motion.limit_check import at_rest, position_excursion

@@ -22,7 +22,7 @@ from typing import Optional
 
 from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
-from twobone_ik_ros.model.parameter_table import Output
+from twobone_ik_ros.model.interface import Output
 from twobone_ik_ros.motion.ledger import Move
 from twobone_ik_ros.outputs.trajectory_wire import TrajectoryMessages
 from twobone_ik_ros.outputs.transport import FinishedMotion, Owner, Transport

@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib
 
 from twobone_ik_ros.model.dependencies import check, NEEDS
-from twobone_ik_ros.model.parameter_table import Output
+from twobone_ik_ros.model.interface import Output
 from twobone_ik_ros.motion.path_timing import load_path_timing
 
 

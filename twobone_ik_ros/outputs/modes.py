@@ -5,7 +5,7 @@ The output in force: what builds each value of the ``output`` parameter, and the
 of its own (``JointStatesOutput``), and each controller output is a
 ``ControllerOutput`` with its transport: the ``TRANSPORT`` of the module
 named after it (``forward_command``, ...).  A new controller output is a
-row of ``Output`` (``model.parameter_table``) and that module.  ``OutputSwitch`` is
+row of ``Output`` (``model.interface``) and that module.  ``OutputSwitch`` is
 what the node holds: ``mode``, the mode of its configuration, made anew
 when the parameter changes (the new one first, so that one the graph
 refuses leaves the mode in force as it was, and none of its entities
@@ -31,7 +31,7 @@ from typing import Any, Callable, Dict, Optional, Set
 
 from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
-from twobone_ik_ros.model.parameter_table import Output
+from twobone_ik_ros.model.interface import Output
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.outputs.arrival import Arrival, Warn
 from twobone_ik_ros.outputs.base import Guard, OutputMode, Parts
