@@ -54,7 +54,8 @@ class ControllerOutput(OutputMode):
         self._guard = parts.guard
         self._tracker = ArmTracker(Planner(*speed_limits(config)))
         self._reader = JointReader()
-        self._cycles = ControllerCycles()
+        #: the controller's cycles, read off the arm's joint states (a stream times itself by them)
+        self.cycles = ControllerCycles()
         #: the target (``send``'s arguments) waiting while the transport is busy
         self._waiting: Optional[Tuple[float, float, Any, Optional[Angles]]] = None
         self._transport = transport(parts.node, self)
@@ -85,7 +86,7 @@ class ControllerOutput(OutputMode):
         self._states.release()
         self._transport.stop()
         self._tracker.forget()
-        self._cycles.forget()
+        self.cycles.forget()
 
     def measured_angles(self) -> Optional[Angles]:
         """Return the arm's last measured angles (None before any), the waiting states read."""
@@ -136,10 +137,9 @@ class ControllerOutput(OutputMode):
 
     # --------------------------------------------------------- what the transport tells
 
-    def cycles(self) -> ControllerCycles:
-        """Return the controller's cycles, the joint states that waited read first."""
+    def read_waiting(self) -> None:
+        """Read the joint states that waited (the stream's cycle is timed by them)."""
         self._states.read_waiting()
-        return self._cycles
 
     def held(self, late_ns: int, cycles: int) -> None:
         """Take a stream's hold of the arm: the move under way ends ``late_ns`` later."""
@@ -264,7 +264,7 @@ class ControllerOutput(OutputMode):
         """Keep the arm's (theta1, theta2): matched by name, any order, other joints ignored."""
         reading = self._reader.read(names, position, velocity)
         if reading is not None:
-            self._cycles.heard(stamp_ns)
+            self.cycles.heard(stamp_ns)
             self._tracker.measure(reading[0], reading[1], stamp_ns)
             self.arrival.heard(reading[0])
 

@@ -65,9 +65,9 @@ class Stream:
         """
         Make the timer on ``node`` when a stream starts.
 
-        ``owner`` gives the controller's cycles, read off the arm's latest
-        joint states (each tick asks), and hears each hold of the arm (the
-        node came late).
+        ``owner`` gives the controller's cycles, read off the arm's joint
+        states (each tick reads those that waited first), and hears each hold
+        of the arm (the node came late).
         """
         self._node = node
         self._owner = owner
@@ -93,7 +93,7 @@ class Stream:
         stream notes when it will publish first, for ``run``.
         """
         period = round(1e9 / rate_hz)
-        cycles = self._cycles()
+        cycles = self._cycles()  # the output read the waiting states as the target came
         if self._timer is not None and period == self._period_ns and self._content_ns:
             return self._content_ns
         publish = self._first_ns = cycles.publish_time(self._now(), period)
@@ -102,7 +102,7 @@ class Stream:
 
     def _cycles(self) -> ControllerCycles:
         """Return the controller's cycles; on a simulator's clock, the next a period on."""
-        cycles = self._owner.cycles()
+        cycles = self._owner.cycles
         cycles.follows_last = self._node.get_clock().ros_time_is_active
         return cycles
 
@@ -130,6 +130,7 @@ class Stream:
         through them: the move is held as long, and goes on one cycle on.
         """
         period = self._period_ns
+        self._owner.read_waiting()
         cycles = self._cycles()
         last = self._content_ns
         cycle = cycles.content_time(self._now(), period, last)

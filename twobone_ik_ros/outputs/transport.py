@@ -9,7 +9,7 @@ controller output, in the module named after it (``modes``):
 ``forward_command`` streams positions, ``joint_trajectory`` and
 ``follow_joint_trajectory`` send each motion whole.  A transport knows its
 output only as an ``Owner``: what the controller did (a cycle held, a goal
-answered, a goal taken) and the one thing it asks (the controller's cycles).
+answered, a goal taken) and the one thing it reads (the controller's cycles).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -66,8 +66,12 @@ class FinishedMotion(NamedTuple):
 class Owner(Protocol):
     """What a transport tells its controller output, and asks of it."""
 
-    def cycles(self) -> ControllerCycles:
-        """Return the controller's cycles, read off the arm's latest joint states."""
+    #: the controller's cycles, read off the arm's joint states (``read_waiting`` brings them
+    #: up to date)
+    cycles: ControllerCycles
+
+    def read_waiting(self) -> None:
+        """Read the arm's joint states that waited (the stream's cycle, before it is timed)."""
 
     def held(self, late_ns: int, cycles: int) -> None:
         """Take a stream's hold of the arm: ``late_ns`` late, ``cycles`` cycles without one."""
