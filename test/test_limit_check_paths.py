@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from twobone_ik_ros.motion import limit_check
 from twobone_ik_ros.motion.bounds import Bounds
-from twobone_ik_ros.motion.planning import Samples
+from twobone_ik_ros.motion.samples import Samples
 
 
 @pytest.mark.parametrize('seed', range(2))

@@ -30,7 +30,8 @@ from twobone_ik_ros.motion.limit_check import (
     at_rest, check_motion, first, LimitRefusal, motion_excursion, way_in)
 from twobone_ik_ros.motion.path_timing import (
     PathMotion, run_path, spline_peaks, time_poses)
-from twobone_ik_ros.motion.planning import ArmState, Chain, Limits, Planner, Samples, Unplanned
+from twobone_ik_ros.motion.planning import ArmState, Chain, Limits, Planner, Unplanned
+from twobone_ik_ros.motion.samples import Samples
 from twobone_ik_ros.motion.tracking import ArmTracker
 from twobone_ik_ros.solver import forward, TwoBoneIK
 

@@ -31,7 +31,7 @@ import pytest
 from ros_harness import NodeProcess, Probe, unique_name
 from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.motion.bounds import Bounds
-from twobone_ik_ros.motion.planning import Samples
+from twobone_ik_ros.motion.samples import Samples
 from twobone_ik_ros.solver import forward, TwoBoneIK
 
 pytestmark = pytest.mark.ros

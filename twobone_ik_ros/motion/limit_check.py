@@ -41,7 +41,8 @@ import numpy.typing as npt
 
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.bounds import Bounds
-from twobone_ik_ros.motion.planning import ArmState, extrema_of, Samples, Timed
+from twobone_ik_ros.motion.planning import ArmState, extrema_of, Timed
+from twobone_ik_ros.motion.samples import Samples
 
 #: Rad past a limit that an extreme between two points may show from rounding alone.
 ROUNDING = 1e-12
@@ -109,7 +110,7 @@ def motion_excursion(points: Samples, accelerations: bool, bounds: Bounds,
     call is most of the time for them), a path's many on arrays; both do the
     same operations in the same order, so they find the same excursion.
     """
-    if points.times_ns.shape[0] <= FEW:
+    if len(points) <= FEW:
         return _few_excursion(points, accelerations, bounds, velocities, start)
     return _many_excursion(points, accelerations, bounds, velocities, start)
 
@@ -157,11 +158,11 @@ FEW = 32
 def _few_excursion(points: Samples, accelerations: bool, bounds: Bounds, velocities: bool,
                    start: Optional[Angles]) -> Optional[Excursion]:
     """Return what ``motion_excursion`` does, for a few points, without numpy's per-call cost."""
-    seconds = [t / _NS for t in points.times_ns.tolist()]
+    times, rows = points.rows()
+    seconds = [t / _NS for t in times]
     count = len(seconds)
-    rows = points.positions.tolist()
-    speeds = points.velocities.tolist() if velocities and count > 1 else None
-    pulls = points.accelerations.tolist() if accelerations and speeds is not None else None
+    speeds = velocities and count > 1
+    pulls = accelerations and speeds
     worst: Optional[Excursion] = None
     for joint in (0, 1):
         p = [row[joint] for row in rows]
@@ -176,10 +177,10 @@ def _few_excursion(points: Samples, accelerations: bool, bounds: Bounds, velocit
         if past[index] > 0.0:
             limit = lows[index] if p[index] < lows[index] else highs[index]
             worst = _worse(worst, Excursion(joint, p[index], limit, seconds[index]))
-        if speeds is None:
+        if not speeds:
             continue  # straight lines between points within the bounds stay within them
-        v = [row[joint] for row in speeds]
-        a = [row[joint] for row in pulls] if pulls is not None else None
+        v = [row[2 + joint] for row in rows]
+        a = [row[4 + joint] for row in rows] if pulls else None
         for i in range(count - 1):
             h = seconds[i + 1] - seconds[i]
             p0, p1, v0, v1 = p[i], p[i + 1], v[i] * h, v[i + 1] * h
@@ -265,10 +266,8 @@ def way_in(before: ArmState, points: Samples, lead_ns: int) -> Samples:
     points, checked like any others (a cubic when its state has velocities,
     a quintic when it has accelerations too).
     """
-    return Samples(np.array([0, lead_ns], np.int64),
-                   np.array([before.position, points.positions[0]]),
-                   np.array([before.velocity, points.velocities[0]]),
-                   np.array([before.acceleration, points.accelerations[0]]))
+    (p1, p2), (v1, v2), (a1, a2) = before
+    return Samples.of_rows([0, lead_ns], [(p1, p2, v1, v2, a1, a2), points.first()])
 
 
 def at_rest(times_ns: npt.NDArray[np.int64], positions: npt.NDArray[np.float64]) -> Samples:
@@ -279,7 +278,8 @@ def at_rest(times_ns: npt.NDArray[np.int64], positions: npt.NDArray[np.float64])
 
 def first(points: Samples) -> Angles:
     """Return the first position of ``points``: where a motion planned from the arm starts."""
-    return (float(points.positions[0, 0]), float(points.positions[0, 1]))
+    row = points.first()
+    return (float(row[0]), float(row[1]))
 
 
 def _worse(one: Optional[Excursion], other: Excursion) -> Excursion:

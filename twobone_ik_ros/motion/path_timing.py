@@ -66,8 +66,8 @@ import numpy.typing as npt
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.bounds import Bounds
 from twobone_ik_ros.motion.limit_check import check_motion, first, LimitRefusal
-from twobone_ik_ros.motion.planning import (
-    ArmState, Chain, Limits, Planner, Samples, Timed, Unplanned)
+from twobone_ik_ros.motion.planning import ArmState, Chain, Limits, Planner, Timed, Unplanned
+from twobone_ik_ros.motion.samples import Samples
 from twobone_ik_ros.motion.splines import (
     clamped_spline, quintics, spline_peaks, stretch_within, stretched)
 

@@ -1,7 +1,7 @@
 """
 One move of the arm within velocity, acceleration and jerk limits, by ruckig.
 
-Pure (numpy and ruckig, no ROS), like ``joint_paths``.  Ruckig plans, from any
+Pure (ruckig, no ROS), like ``joint_paths``.  Ruckig plans, from any
 state (position, velocity, acceleration), the time-optimal motion to a
 state at rest within per-joint limits, and stretches the faster joint so
 both arrive together; MoveIt uses it for the same job (doc/design.md has
@@ -35,10 +35,8 @@ import bisect
 import math
 from typing import Any, List, NamedTuple, Optional, Protocol, Sequence, Tuple
 
-import numpy as np
-import numpy.typing as npt
-
 from twobone_ik_ros.motion.angles import Angles
+from twobone_ik_ros.motion.samples import joined, Row, Samples
 
 _NS = 1_000_000_000
 #: Knots closer than this are one point: over a shorter interval the
@@ -74,15 +72,6 @@ class ArmState(NamedTuple):
     position: Angles
     velocity: Angles = _AT_REST
     acceleration: Angles = _AT_REST
-
-
-class Samples(NamedTuple):
-    """A motion at chosen times: (N,) ns from its start, (N, 2) for the rest."""
-
-    times_ns: npt.NDArray[np.int64]
-    positions: npt.NDArray[np.float64]
-    velocities: npt.NDArray[np.float64]
-    accelerations: npt.NDArray[np.float64]
 
 
 class Timed(Protocol):
@@ -178,17 +167,14 @@ class Motion:
     def samples(self, seconds: Sequence[float]) -> Samples:
         """Return the motion at ``seconds`` (the last at or past the end: the goal, at rest)."""
         at_time, end, goal = self._trajectory.at_time, self.duration, self.goal
-        rows = []
+        rows: List[Row] = []
         for t in seconds:  # ``at`` unrolled: a move's points are most of its cost
             if t >= end:
                 rows.append((goal[0], goal[1], 0.0, 0.0, 0.0, 0.0))
             else:
                 p, v, a = at_time(t if t > 0.0 else 0.0)
                 rows.append((p[0], p[1], v[0], v[1], a[0], a[1]))
-        table = np.array(rows, dtype=np.float64).reshape(-1, 6)
-        times = np.array(seconds, dtype=np.float64)
-        return Samples(np.round(times * _NS).astype(np.int64), table[:, 0:2], table[:, 2:4],
-                       table[:, 4:6])
+        return Samples.of_rows([round(t * _NS) for t in seconds], rows)
 
     def points(self) -> Samples:
         """Return the controller's points: the start, the motion at every knot, the goal (once)."""
@@ -241,16 +227,11 @@ class Chain:
         last point says "at rest", not the acceleration it arrives with.
         Made once (checked, then sent).
         """
-        if self._points is not None:
-            return self._points
-        tables = []
-        last = len(self.pieces) - 1
-        for index, (piece, begin) in enumerate(zip(self.pieces, self._starts)):
-            samples = piece.points()
-            keep = slice(None) if index == last else slice(None, -1)
-            tables.append(Samples(samples.times_ns[keep] + round(begin * _NS),
-                                  *(column[keep] for column in samples[1:])))
-        self._points = Samples(*(np.concatenate(columns) for columns in zip(*tables)))
+        if self._points is None:
+            last = len(self.pieces) - 1
+            self._points = joined([(piece.points(), round(begin * _NS), index == last)
+                                   for index, (piece, begin) in enumerate(
+                                       zip(self.pieces, self._starts))])
         return self._points
 
 
@@ -279,9 +260,8 @@ class Still:
 
     def points(self) -> Samples:
         """Return the position twice, at rest."""
-        still = np.zeros((2, 2))
-        return Samples(np.array([0, round(HOLD_S * _NS)], np.int64),
-                       np.array([self.goal, self.goal], np.float64), still, still)
+        row = (self.goal[0], self.goal[1], 0.0, 0.0, 0.0, 0.0)
+        return Samples.of_rows([0, round(HOLD_S * _NS)], [row, row])
 
 
 class Unplanned(Exception):

@@ -33,7 +33,8 @@ from twobone_ik_ros.motion.joint_paths import PathPlan
 from twobone_ik_ros.motion.ledger import ArmReport
 from twobone_ik_ros.motion.limit_check import check_motion, LimitRefusal, position_excursion
 from twobone_ik_ros.motion.path_timing import PathMotion
-from twobone_ik_ros.motion.planning import Limits, Samples
+from twobone_ik_ros.motion.planning import Limits
+from twobone_ik_ros.motion.samples import Samples
 from twobone_ik_ros.outputs.arrival import Arrival
 from twobone_ik_ros.outputs.streaming import Playback
 

@@ -32,7 +32,8 @@ from twobone_ik_ros.motion.bounds import Envelope
 from twobone_ik_ros.motion.cycles import ControllerCycles
 from twobone_ik_ros.motion.ledger import Move
 from twobone_ik_ros.motion.limit_check import at_rest
-from twobone_ik_ros.motion.planning import Samples, Timed
+from twobone_ik_ros.motion.planning import Timed
+from twobone_ik_ros.motion.samples import Samples
 
 
 class FinishedMotion(NamedTuple):
@@ -59,7 +60,7 @@ class FinishedMotion(NamedTuple):
     @property
     def last(self) -> Angles:
         """Return the last position (a stream without a motion commands it at once)."""
-        last = self.points.positions[-1]
+        last = self.points.last()
         return (float(last[0]), float(last[1]))
 
 
