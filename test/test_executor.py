@@ -41,7 +41,8 @@ from ros_harness import answer, MESSAGE_INFO
 from std_msgs.msg import String
 from twobone_ik_ros.ros.executor import LeanExecutor, take
 from twobone_ik_ros.ros.executor_choice import (
-    LEAN_RCLPY, lean_refusal, rclpy_version, spinner_executor)
+    default_kind, LEAN_RCLPY, lean_refusal, rclpy_version, spinner_executor)
+from twobone_ik_ros.ros.holding import HoldingNode
 from twobone_ik_ros.ros.process import Spinner, STOP_TIMEOUT
 from twobone_ik_ros.tools.harness import shut_down
 
@@ -425,11 +426,27 @@ def test_the_lean_executor_does_what_rclpys_does(scenario):
 # ------------------------------------------------------------------ the lean executor's own
 
 
-@pytest.mark.parametrize('raw', [False, True])
-def test_a_held_back_subscription_is_not_served_and_its_messages_wait_to_be_taken(raw):
-    pair = Pair('lean')
+def holding_kinds():
+    """Return the executors a held-back subscription is checked on: this rclpy's."""
     try:
-        executor = LeanExecutor(context=pair.contexts[0])
+        from rclpy.experimental import EventsExecutor  # noqa: F401  (Jazzy on)
+    except ImportError:
+        return ['lean', 'rclpy']
+    return ['lean', 'rclpy', 'events']
+
+
+@pytest.mark.parametrize('kind', holding_kinds())
+@pytest.mark.parametrize('raw', [False, True])
+def test_a_held_back_subscription_is_not_served_and_its_messages_wait_to_be_taken(kind, raw):
+    """Whatever executor spins the node, one held back serves none; its messages wait."""
+    pair = Pair(kind)
+    try:
+        pair.node.destroy_node()
+        pair.node = HoldingNode('holding', context=pair.contexts[0])
+        executor = spinner_executor(pair.node, kind)
+        assert type(executor).__name__ == {
+            'lean': 'LeanExecutor', 'rclpy': 'SingleThreadedExecutor',
+            'events': 'EventsExecutor'}[kind]
         executor.add_node(pair.node)
         heard, taken = [], []
         held = pair.node.create_subscription(String, 'held', heard.append, 10, raw=raw)
@@ -438,15 +455,17 @@ def test_a_held_back_subscription_is_not_served_and_its_messages_wait_to_be_take
         publisher = pair.peer.create_publisher(String, 'held', 10)
         other = pair.peer.create_publisher(String, 'other', 10)
         executor.spin_once(timeout_sec=0.0)  # gathers the node's entities
-        assert executor.hold_back(held, True)
+        pair.node.hold_back(held, True)
+        assert held not in list(pair.node.subscriptions)
 
-        def both(condition):  # spin the lean executor too, a little at a time
+        def both(condition):  # spin the node's executor too, a little at a time
             return pair.spin_until(lambda: executor.spin_once(timeout_sec=0.01) or condition())
 
         assert both(lambda: publisher.get_subscription_count() and other.get_subscription_count())
         for number in range(3):
             publisher.publish(String(data=str(number)))
         other.publish(String(data='wakes'))
+        assert both(lambda: served), 'the other subscription is served as before'
 
         def take_all():
             message = take(held)
@@ -456,17 +475,19 @@ def test_a_held_back_subscription_is_not_served_and_its_messages_wait_to_be_take
             return len(taken) == 3
 
         assert both(take_all), taken
-        assert both(lambda: served), 'the other subscription is served as before'
         assert heard == []  # the executor took none of them
         if raw:
             taken = [deserialize_message(message, String) for message in taken]
         assert [message.data for message in taken] == ['0', '1', '2']
         assert take(held) is None
-        assert not executor.hold_back(held, False)
+        pair.node.hold_back(held, False)
         publisher.publish(String(data='3'))
         assert both(lambda: heard), 'served again once put back'
-        pair.node.destroy_subscription(held)
-        assert take(held) is None  # destroyed: nothing to take, no error
+        pair.node.hold_back(held, True)
+        pair.node.destroy_subscription(held)  # held back: destroyed all the same
+        assert held not in list(pair.node.subscriptions) and not pair.node._held_back
+        if kind == 'lean':  # its handle is held until the next wait: nothing to take, no error
+            assert take(held) is None
         executor.shutdown()
     finally:
         pair.close()
@@ -508,6 +529,25 @@ def test_a_context_shut_down_under_a_wait_ends_it(kind):
         pair.close()
 
 
+def test_the_default_is_rclpys_events_executor_where_rclpy_has_it_else_the_lean_one():
+    """Jazzy on: rclpy's own (no private API); Humble: the lean executor."""
+    version = rclpy_version()
+    has_events = int(version.split('.')[0]) >= 7
+    assert default_kind() == ('events' if has_events else 'lean')
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    node = rclpy.create_node('plain', context=context)
+    try:
+        for kind in ('default', 'a typo'):  # a typo: said in the log
+            executor = spinner_executor(node, kind)
+            assert type(executor).__name__ == ('EventsExecutor' if has_events
+                                               else 'LeanExecutor'), kind
+            executor.shutdown()
+    finally:
+        node.destroy_node()
+        shut_down(context)
+
+
 def test_the_lean_executor_serves_the_rclpy_releases_of_the_lanes_only():
     version = rclpy_version()
     assert version is not None and lean_refusal(version) is None, \
@@ -520,14 +560,35 @@ def test_the_lean_executor_serves_the_rclpy_releases_of_the_lanes_only():
     try:
         assert isinstance(spinner_executor(node, 'rclpy'), SingleThreadedExecutor)
         assert isinstance(spinner_executor(node, 'lean'), LeanExecutor)
-        assert isinstance(spinner_executor(node, 'a typo'), LeanExecutor)  # said in the log
         events = spinner_executor(node, 'events')
         assert isinstance(events, SingleThreadedExecutor) == (int(version.split('.')[0]) < 7), \
             "rclpy's EventsExecutor came with Jazzy: a node spins on it from there"
         events.shutdown()
-        # but not one with a subscription that takes its MessageInfo, as the IK node's target
-        node.create_subscription(String, 'with_info', lambda message, info: None, 10)
-        assert isinstance(spinner_executor(node, 'events'), SingleThreadedExecutor)
     finally:
         node.destroy_node()
         shut_down(context)
+
+
+def test_on_rclpys_events_executor_a_subscription_gets_its_message_info():
+    """The IK node's target subscription counts gaps from the info: the EventsExecutor gives it."""
+    pair = Pair('events')
+    try:
+        if int(rclpy_version().split('.')[0]) < 7:  # Humble: no EventsExecutor, no message info
+            assert isinstance(spinner_executor(pair.node, 'events'), SingleThreadedExecutor)
+            return
+        heard = []
+        pair.node.create_subscription(
+            String, 'numbered', lambda msg, info: heard.append(
+                (msg.data, info['publication_sequence_number'])), 10)
+        executor = spinner_executor(pair.node, 'events')
+        executor.add_node(pair.node)
+        publisher = pair.peer.create_publisher(String, 'numbered', 10)
+        assert pair.spin_until(lambda: executor.spin_once(timeout_sec=0.01)
+                               or publisher.get_subscription_count())
+        for number in range(3):
+            publisher.publish(String(data=str(number)))
+        assert pair.spin_until(lambda: executor.spin_once(timeout_sec=0.01) or len(heard) == 3)
+        assert heard == [('0', 1), ('1', 2), ('2', 3)]
+        executor.shutdown()
+    finally:
+        pair.close()

@@ -8,10 +8,11 @@ it with its traceback the first time each kind happens (the callback, the
 exception type and the line it came from), then at most once per period with how many more
 there were.  The node's diagnostics report the count (level ERROR).
 
-``GuardedNode`` is an rclpy node whose subscription and timer callbacks are
-all wrapped, its own and those its parts create on it, and those rclpy
-creates while the node is being made (``use_sim_time`` true at start
-subscribes ``/clock`` inside ``Node.__init__``: the guard exists before it).
+``GuardedNode`` is an rclpy node (one that can hold a subscription back,
+``ros.holding``) whose subscription and timer callbacks are all wrapped,
+its own and those its parts create on it, and those rclpy creates while
+the node is being made (``use_sim_time`` true at start subscribes
+``/clock`` inside ``Node.__init__``: the guard exists before it).
 
 The wrapper keeps the callback's signature visible (``functools.wraps``):
 rclpy reads it to decide whether a subscription callback wants the message
@@ -34,7 +35,7 @@ import traceback
 from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 import rclpy.logging
-from rclpy.node import Node
+from twobone_ik_ros.ros.holding import HoldingNode
 
 Callback = TypeVar('Callback', bound=Callable[..., Any])
 Kind = Tuple[str, str, str, int]
@@ -88,7 +89,7 @@ class CallbackGuard:
             seen[0], seen[1] = now, 0.0
 
 
-class GuardedNode(Node):
+class GuardedNode(HoldingNode):
     """An rclpy node whose subscription and timer callbacks cannot stop it."""
 
     def __init__(self, node_name: str, guard_period_s: float, **kwargs: Any) -> None:

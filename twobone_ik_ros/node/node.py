@@ -91,8 +91,8 @@ from twobone_ik_ros.ros.endpoints import publisher
 from twobone_ik_ros.ros.process import rclpy_error, run_node
 from twobone_ik_ros.solver import Reason, Status
 
-#: TWOBONE_IK_EXECUTOR=rclpy spins the node with rclpy's SingleThreadedExecutor, =events
-#: with rclpy's experimental EventsExecutor (ros.executor_choice.EXECUTORS); lean by default
+#: TWOBONE_IK_EXECUTOR names the executor that spins the node (ros.executor_choice.EXECUTORS):
+#: by default rclpy's EventsExecutor where rclpy has it, else the lean one
 EXECUTOR_VARIABLE = 'TWOBONE_IK_EXECUTOR'
 DIAGNOSTICS_PERIOD_S = 1.0
 WARNING_PERIOD_S = 2.0
@@ -381,10 +381,9 @@ def main(args: Optional[List[str]] = None) -> None:
         gc.freeze()
         return node
 
-    # rclpy's own executors on request: to compare (doc/performance.md), or should the lean
-    # one (ros.executor) meet an rclpy it does not know
+    # another executor on request: to compare them (doc/performance.md)
     code = run_node(make_node, args=args, name=NODE_NAME,
-                    executor=os.environ.get(EXECUTOR_VARIABLE, 'lean'),
+                    executor=os.environ.get(EXECUTOR_VARIABLE, 'default'),
                     invalid=(ValueError, rclpy.exceptions.ParameterException))
     # frozen objects outlive the interpreter's teardown: release the node's now,
     # or ruckig's bindings (nanobind) report its planner as leaked at exit

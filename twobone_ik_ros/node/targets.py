@@ -24,7 +24,7 @@ publisher's side reports those too.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, Optional
 
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import PointStamped
@@ -72,10 +72,10 @@ class TargetInput:
         """Take targets in ``config``'s base frame, and wait for others' transforms as it says."""
         self._config = config
 
-    def on_numbered(self, raw: bytes, info: Dict[str, Any]) -> None:
+    def on_numbered(self, raw: bytes, info: Optional[Dict[str, Any]]) -> None:
         """Count the targets its publisher sent before this one that never came, then read it."""
-        sequence = info['publication_sequence_number']
-        if sequence:  # None or 0 where the middleware does not number samples
+        sequence = info.get('publication_sequence_number') if info else None
+        if sequence and info:  # None or 0 where the middleware does not number samples
             writer = info.get('publisher_gid')
             missed = self._gaps.missed(writer['data'] if writer else None, sequence)
             if missed:

@@ -78,10 +78,10 @@ class Arrival:
         self.ledger.abandon('clock_jumped')
         self.heard_ns, self._position, self.stale = None, None, False
 
-    def sent(self, stamp: Any, goal: Angles, seconds: float, connected: bool,
+    def sent(self, stamp: Any, goal: Angles, end_ns: int, connected: bool,
              braked: int = 0) -> Optional[Move]:
         """
-        Record a move sent now that should end ``seconds`` from now (its planned duration).
+        Record a move sent now that should end at ``end_ns`` (the node's clock: as planned).
 
         Return it (None: it went nowhere, ``connected`` False).  ``braked``: 1
         when it was planned as a stop and a move from rest (counted).
@@ -89,9 +89,8 @@ class Arrival:
         config = self._config
         assert config is not None
         self.ledger.counters.braked += braked
-        end = self._now_ns() + round(seconds * _NS)
-        move = self.ledger.sent(stamp, goal, end,
-                                end + round(config.goal_time_tolerance * _NS), connected)
+        move = self.ledger.sent(stamp, goal, end_ns,
+                                end_ns + round(config.goal_time_tolerance * _NS), connected)
         if not connected:
             self._warn('no_controller', lambda: (
                 'a move went nowhere: nothing subscribes to the command topic, or no '
@@ -137,9 +136,9 @@ class Arrival:
             self._warn(failure, lambda: (
                 f'the move to {move.goal[0]:.6g} {move.goal[1]:.6g} failed ({failure}): {why}'))
 
-    def heard(self, position: Angles) -> None:
-        """Take a measured joint state: fresh again if stale; ``reached`` if a move ended."""
-        self.heard_ns = now = self._now_ns()
+    def heard(self, position: Angles, now_ns: int) -> None:
+        """Take a joint state measured, read at ``now_ns``: fresh if stale; ``reached`` if due."""
+        self.heard_ns = now = now_ns
         self._position = position
         if self.stale:
             self.stale = False

@@ -177,28 +177,35 @@ class ControllerOutput(OutputMode):
             self._waiting = (theta1, theta2, stamp, arm_at)
             return
         goal = self._bounds.inside((theta1, theta2))
-        self._states.read_waiting()  # the arm as it is now, not as it was before a wait
         tracker = self._tracker
         braked = tracker.braked
+        now = self._now_ns()
         try:
-            planned = self._finish(lambda begin: tracker.move(goal, begin, self._check_planned))
+            planned = self._finish(
+                lambda begin: tracker.move(goal, begin, self._check_planned), now)
             if planned is None:
-                finished, seconds = self._one_point(goal, arm_at)
+                finished, end = self._one_point(goal, arm_at, now)
             else:
-                _, finished, seconds = planned
+                _, finished, end = planned
         except (LimitRefusal, Unplanned) as refusal:
             self._refused(goal, refusal)
             return
-        self._dispatch(stamp, goal, finished, seconds, tracker.braked - braked)
+        self._dispatch(stamp, goal, finished, end, now, tracker.braked - braked)
 
-    def _finish(self, plan: Callable[[int], Optional[AnyTimed]]
-                ) -> Optional[Tuple[AnyTimed, FinishedMotion, float]]:
+    def _now_ns(self) -> int:
+        """Return the node's clock's time, ns: read once per move, and handed down."""
+        return int(self._node.get_clock().now().nanoseconds)
+
+    def _finish(self, plan: Callable[[int], Optional[AnyTimed]], now_ns: int
+                ) -> Optional[Tuple[AnyTimed, FinishedMotion, int]]:
         """Plan with ``plan(begin)`` from the start the transport takes (``motion_start``)."""
-        return finish(plan, self._node.get_clock(), self._tracker, self._transport, self._bounds)
+        return finish(plan, self._node.get_clock(), self._tracker, self._transport, self._bounds,
+                      now_ns)
 
-    def _one_point(self, goal: Angles, arm_at: Optional[Angles]) -> Tuple[FinishedMotion, float]:
+    def _one_point(self, goal: Angles, arm_at: Optional[Angles],
+                   now_ns: int) -> Tuple[FinishedMotion, int]:
         """
-        Return ``goal`` as one point, and its seconds: before the arm's state is known.
+        Return ``goal`` as one point, and when it is due: before the arm's state is known.
 
         Nothing to plan from: a whole motion's point is timed by the velocity
         limit, and the controller interpolates from where the arm is; a
@@ -207,7 +214,8 @@ class ControllerOutput(OutputMode):
         config = self._config
         seconds = move_time(arm_at, goal, config.max_joint_velocity, config.min_move_time) \
             if self._transport.whole else 0.0
-        return self._unplanned([round(seconds * 1e9)], [goal]), seconds
+        due = round(seconds * 1e9)
+        return self._unplanned([due], [goal]), now_ns + due
 
     def _unplanned(self, times_ns: Any, positions: Any) -> FinishedMotion:
         """Return positions at their times from now, checked (``LimitRefusal``): no state."""
@@ -217,9 +225,11 @@ class ControllerOutput(OutputMode):
         return finished
 
     def _dispatch(self, stamp: Any, goal: Angles, motion: Optional[FinishedMotion],
-                  seconds: float, braked: int = 0) -> None:
+                  end_ns: int, now_ns: int, braked: int = 0) -> None:
         """
-        Record the move to ``goal``, due in ``seconds``, answering ``stamp``; send ``motion``.
+        Record the move to ``goal``, due at ``end_ns``, answering ``stamp``; send ``motion``.
+
+        ``now_ns``: when the move was planned (the node's clock, as ``end_ns``).
 
         Nothing taking the motions since the last ``poll``: asked again (a
         controller that has just come up), which costs a graph query only
@@ -230,15 +240,16 @@ class ControllerOutput(OutputMode):
         transport = self._transport
         if not self._connected:
             self._connected = transport.connected()
-        move = self.arrival.sent(stamp, goal, seconds, self._connected, braked)
+        move = self.arrival.sent(stamp, goal, end_ns, self._connected, braked)
         if motion is not None:
             transport.send(motion, move)
-        self._states.hold(seconds)
+        self._states.hold(end_ns, now_ns)
 
     def _free(self) -> None:
         """Send the target that waited while the transport was busy, if one did."""
         waiting, self._waiting = self._waiting, None
         if waiting is not None:
+            self._states.read_waiting()  # the arm as it is now, not as it was before the wait
             self.send(*waiting)
 
     def _pass_over(self) -> None:
@@ -259,14 +270,14 @@ class ControllerOutput(OutputMode):
         else:
             self.arrival.refused(goal, 'unplanned', f'ruckig did not plan it ({refusal})')
 
-    def _heard(self, stamp_ns: int, names: Sequence[str], position: Sequence[float],
-               velocity: Sequence[float]) -> None:
+    def _heard(self, now_ns: int, stamp_ns: int, names: Sequence[str],
+               position: Sequence[float], velocity: Sequence[float]) -> None:
         """Keep the arm's (theta1, theta2): matched by name, any order, other joints ignored."""
         reading = self._reader.read(names, position, velocity)
         if reading is not None:
             self.cycles.heard(stamp_ns)
             self._tracker.measure(reading[0], reading[1], stamp_ns)
-            self.arrival.heard(reading[0])
+            self.arrival.heard(reading[0], now_ns)
 
     # --------------------------------------------------------- paths
 
@@ -285,8 +296,8 @@ class ControllerOutput(OutputMode):
         goal = (float(path.positions[-1, 0]), float(path.positions[-1, 1]))
         timed = self._run_path(path)
         if timed is not None:
-            motion, finished, seconds = timed
-            self._dispatch(stamp, goal, finished, seconds)
+            motion, finished, end = timed
+            self._dispatch(stamp, goal, finished, end, self._now_ns())
             return motion
         transport = self._transport
         transport.stop()
@@ -294,15 +305,16 @@ class ControllerOutput(OutputMode):
         finished = self._unplanned(path.times_ns, path.positions)
         if not transport.whole:
             self._playback.play(path.positions, path.times_ns, self._command_now)
+        now = self._now_ns()
         self._dispatch(stamp, goal, finished if transport.whole else None,
-                       float(path.times_ns[-1]) / 1e9)
+                       now + int(path.times_ns[-1]), now)
         return None
 
     def _command_now(self, theta1: float, theta2: float) -> None:
         """Stream one position at once (a path played back at its own timing)."""
         self._transport.send(FinishedMotion.positions([0], [(theta1, theta2)]), None)
 
-    def _run_path(self, path: PathPlan) -> Optional[Tuple[PathMotion, FinishedMotion, float]]:
+    def _run_path(self, path: PathPlan) -> Optional[Tuple[PathMotion, FinishedMotion, int]]:
         """Time the path from the arm's state; return it finished (None: no state)."""
         tracker = self._tracker
         if not tracker.known:
@@ -319,7 +331,7 @@ class ControllerOutput(OutputMode):
                 tracker.run(motion, begin)
             return motion
 
-        return self._finish(plan)
+        return self._finish(plan, self._now_ns())
 
     # --------------------------------------------------------- new limits
 
@@ -346,12 +358,13 @@ class ControllerOutput(OutputMode):
         pending = self.arrival.ledger.pending
         stamp = pending.stamp if pending is not None else \
             self._node.get_clock().now().to_msg()
+        now = self._now_ns()
         planned = self._finish(
-            lambda begin: tracker.rein(begin, goal, inside, self._check_planned))
+            lambda begin: tracker.rein(begin, goal, inside, self._check_planned), now)
         if planned is None:
             return  # the motion was over
-        reined, finished, seconds = planned
-        self._dispatch(stamp, reined.goal, finished, seconds)
+        reined, finished, end = planned
+        self._dispatch(stamp, reined.goal, finished, end, now)
         self._node.get_logger().warning(
             'the limits changed while the arm moved: '
             + ('it is held where it was: no motion within them could be planned'

@@ -41,7 +41,7 @@ package: it comes with ros2_control, which a display does not need.
 from __future__ import annotations
 
 import time
-from typing import Any, Optional
+from typing import Any, Dict, Optional, Tuple
 
 from action_msgs.msg import GoalStatus
 from rclpy.node import Node
@@ -57,6 +57,8 @@ from twobone_ik_ros.ros.endpoints import goal_client
 #: (``TrajectoryGoals.busy``): far above an acceptance's round trip (milliseconds), far
 #: below a target's patience.
 ACCEPTANCE_WAIT_NS = 200_000_000
+#: Goals sent and never answered (a server gone) that are kept for their answer, at most.
+UNANSWERED_KEPT = 100
 #: A finished goal's status as a result of ``ledger.GOAL_OUTCOMES``; any other is an abort.
 _RESULTS = {GoalStatus.STATUS_SUCCEEDED: 'succeeded', GoalStatus.STATUS_CANCELED: 'canceled'}
 
@@ -74,16 +76,16 @@ class TrajectoryGoals(Transport):
         are (a bug in one costs that answer, not the node).  ImportError
         without control_msgs.
         """
-        from control_msgs.action import FollowJointTrajectory
         from control_msgs.msg import JointTolerance
-        self._goal_type = FollowJointTrajectory.Goal
         self._tolerance_type = JointTolerance
         self._client = goal_client(node, Output.FOLLOW_JOINT_TRAJECTORY.topic)
         self._owner = owner
         self._messages = TrajectoryMessages()
-        self._tolerances: Any = None  # (goal_tolerance, goal_time_tolerance) of ``configure``
         self._accepting_since: Optional[int] = None  # (monotonic ns) a goal not yet answered
         self._accepted: Any = None  # (goal id, move) of the newest goal accepted, until ``poll``
+        #: each goal sent and not yet answered: its acceptance's future -> (goal id, move)
+        self._sent: Dict[Any, Tuple[Any, Move]] = {}
+        self._on_acceptance = owner.guard(self._answered)  # wrapped once, not per goal
 
     @property
     def busy(self) -> bool:
@@ -101,10 +103,12 @@ class TrajectoryGoals(Transport):
         return self._client.server_is_ready()
 
     def configure(self, config: IKConfig) -> None:
-        """Name the joints; take ``goal_tolerance`` and ``goal_time_tolerance``."""
+        """Name the joints; put ``goal_tolerance`` and ``goal_time_tolerance`` in the goal."""
         self._messages.name(config.joint_names)
-        self._tolerances = (config.goal_tolerance,
-                            duration(round(config.goal_time_tolerance * 1e9)))
+        goal = self._client.goal
+        goal.goal_time_tolerance = duration(round(config.goal_time_tolerance * 1e9))
+        goal.goal_tolerance = [self._tolerance_type(name=name, position=config.goal_tolerance)
+                               for name in config.joint_names]
 
     def send(self, motion: FinishedMotion, move: Optional[Move]) -> None:
         """
@@ -114,15 +118,14 @@ class TrajectoryGoals(Transport):
         """
         if move is None:
             return
-        goal = self._goal_type()
-        goal.trajectory = trajectory = self._messages.message(motion)
-        tolerance, goal.goal_time_tolerance = self._tolerances
-        goal.goal_tolerance = [self._tolerance_type(name=name, position=tolerance)
-                               for name in trajectory.joint_names]
-        goal_id, acceptance = self._client.send_goal_async(goal)
+        self._client.goal.trajectory = self._messages.message(motion)
+        goal_id, acceptance = self._client.send_goal_async()
         self._accepting_since = time.monotonic_ns()
-        acceptance.add_done_callback(self._owner.guard(
-            lambda done: self._answered(done, goal_id, move)))
+        sent = self._sent
+        sent[acceptance] = (goal_id, move)
+        if len(sent) > UNANSWERED_KEPT:  # a server that never answers: forget the oldest
+            del sent[next(iter(sent))]
+        acceptance.add_done_callback(self._on_acceptance)
 
     def poll(self) -> None:
         """Ask for the result of the newest goal accepted since the last ``poll``, if any."""
@@ -132,8 +135,12 @@ class TrajectoryGoals(Transport):
             self._client.get_result_async(goal_id).add_done_callback(
                 self._owner.guard(lambda done: self._finished(done, move)))
 
-    def _answered(self, acceptance: Any, goal_id: Any, move: Move) -> None:
+    def _answered(self, acceptance: Any) -> None:
         """Take the server's accept or reject (the result is asked for at ``poll``); go on."""
+        sent = self._sent.pop(acceptance, None)
+        if sent is None:
+            return  # a goal of a client destroyed since (another output)
+        goal_id, move = sent
         self._accepting_since = None
         if not acceptance.result().accepted:
             self._owner.answered(move, 'rejected',
@@ -153,6 +160,7 @@ class TrajectoryGoals(Transport):
     def destroy(self) -> None:
         """Destroy the client (the output changed); answers still to come are dropped."""
         self._accepted = None
+        self._sent.clear()
         self._client.destroy()
 
 

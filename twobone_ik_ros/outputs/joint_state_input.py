@@ -6,13 +6,14 @@ joint_states its broadcaster publishes (best effort, so any publisher's
 QoS is met; ``ros.endpoints.subscription``).  A joint state every cycle
 (100 Hz and more) is a wake of the node's thread each, and a wake costs
 more than a state's work (doc/performance.md).  While a move is under way
-nothing needs each one: ``hold`` leaves them waiting in the subscription's
-reader (its depth, the newest kept) until the move is due, and they are
-read when the node wakes for something else, first thing (``read_waiting``:
-a target, a path, the stream's cycle, the node's timer, the action's
+nothing needs each one: ``hold`` keeps the subscription from the node's
+executor (``ros.holding``: any executor) until the move is due, so the
+states wait in its reader (its depth, the newest kept), and they are read
+when the node wakes for something else, first thing (``read_waiting``: a
+target, a path, the stream's cycle, the node's timer, the action's
 answer), and all again from the move's end on, when the arm's arrival is
-watched state by state.  Only on the lean executor
-(``LeanExecutor.hold_back``); on rclpy's each state wakes.
+watched state by state.  A state an executor still hands over after the
+hold began (rclpy's EventsExecutor had it queued) waits with them.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -25,7 +26,8 @@ watched state by state.  Only on the lean executor
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence, Tuple
+from collections import deque
+from typing import Any, Callable, Deque, Optional, Sequence, Tuple
 
 from rclpy.node import Node
 from rclpy.serialization import deserialize_message
@@ -34,8 +36,9 @@ from twobone_ik_ros.ros.endpoints import subscription
 from twobone_ik_ros.ros.executor import take
 from twobone_ik_ros.ros.wire import JointStateReader
 
-#: What hears each joint state: its stamp (ns), names, positions and velocities.
-Heard = Callable[[int, Sequence[str], Sequence[float], Sequence[float]], None]
+#: What hears each joint state: when it was read (the node's clock, ns), its stamp (ns),
+#: names, positions and velocities.
+Heard = Callable[[int, int, Sequence[str], Sequence[float], Sequence[float]], None]
 
 
 class JointStateInput:
@@ -46,14 +49,20 @@ class JointStateInput:
         self._node = node
         self._heard = heard
         self._joints = JointStateReader()
-        self._held = False  # the subscription is held back (``hold``)
+        self._held = False  # the states wait while a move runs (``hold``)
         self._due_timer: Any = None  # ends the hold when the move is due, while it holds
         self._due_ns = 0  # when the move held for is due (the node's clock)
-        self._subscription = subscription(node, 'joint_states', self._on_joint_state, raw=True)
+        self._subscription = subscription(node, 'joint_states', self._arrived, raw=True)
+        #: states an executor handed over while held: their bytes, unread, the newest kept
+        self._waiting: Deque[bytes] = deque(maxlen=self._subscription.qos_profile.depth)
+        #: keeps the subscription from the node's executor (``ros.holding``; None: no such node)
+        self._hold_back: Optional[Callable[[Any, bool], None]] = getattr(node, 'hold_back', None)
 
-    def hold(self, seconds: float) -> None:
+    def hold(self, due_ns: int, now_ns: int) -> None:
         """
-        Leave the joint states waiting until the move just sent is due, ``seconds`` on.
+        Leave the joint states waiting until the move just sent is due, at ``due_ns``.
+
+        Both times are the node's clock's, ``now_ns`` when the move was planned.
 
         A retarget that makes the move due later leaves the timer as it is,
         and the timer, when it fires before the move is due, sets itself
@@ -62,15 +71,15 @@ class JointStateInput:
         each reset it: a second wake per target.
         """
         node = self._node
-        hold_back = getattr(node.executor, 'hold_back', None)
-        if hold_back is None or seconds <= 0.0:
+        period = due_ns - now_ns
+        if period <= 0:
             self.release()
             return
-        self._held = hold_back(self._subscription, True)
         if not self._held:
-            return
-        period = max(round(seconds * 1e9), 1)
-        self._due_ns = node.get_clock().now().nanoseconds + period
+            self._held = True
+            if self._hold_back is not None:
+                self._hold_back(self._subscription, True)
+        self._due_ns = due_ns
         timer = self._due_timer
         if timer is None:
             self._due_timer = node.create_timer(period / 1e9, self._on_due)
@@ -105,9 +114,8 @@ class JointStateInput:
             return
         self.read_waiting()
         self._held = False
-        hold_back = getattr(self._node.executor, 'hold_back', None)
-        if hold_back is not None:
-            hold_back(self._subscription, False)
+        if self._hold_back is not None:
+            self._hold_back(self._subscription, False)
 
     def read_waiting(self) -> None:
         """
@@ -121,15 +129,30 @@ class JointStateInput:
         trajectory where the arm had been (5.1 times the velocity limit,
         ``test_late_node``).
         """
+        waiting = self._waiting
+        now = self._now_ns() if waiting else 0  # the clock read once for all read now
+        while waiting:
+            self._on_joint_state(waiting.popleft(), now)
         subscription_ = self._subscription
         raw = take(subscription_)
         while raw is not None:
-            self._on_joint_state(raw)
+            now = now or self._now_ns()
+            self._on_joint_state(raw, now)
             raw = take(subscription_)
 
-    def _on_joint_state(self, raw: bytes) -> None:
+    def _arrived(self, raw: bytes) -> None:
+        """Take a state an executor served: read it, or, held, leave it waiting."""
+        if self._held:
+            self._waiting.append(raw)
+        else:
+            self._on_joint_state(raw, self._now_ns())
+
+    def _now_ns(self) -> int:
+        return int(self._node.get_clock().now().nanoseconds)
+
+    def _on_joint_state(self, raw: bytes, now_ns: int) -> None:
         """
-        Hand one joint state to ``heard``.
+        Hand one joint state, read at ``now_ns``, to ``heard``.
 
         Read from the bytes (``ros.wire.JointStateReader``: a broadcaster's
         100 Hz or more, without a message object each); what it leaves to
@@ -144,7 +167,7 @@ class JointStateInput:
             joints = (msg.header.stamp.sec, msg.header.stamp.nanosec, msg.name, msg.position,
                       msg.velocity)
         sec, nanosec, names, position, velocity = joints
-        self._heard(sec * 1_000_000_000 + nanosec, names, position, velocity)
+        self._heard(now_ns, sec * 1_000_000_000 + nanosec, names, position, velocity)
 
     def destroy(self) -> None:
         """End the hold; take the subscription off the graph."""

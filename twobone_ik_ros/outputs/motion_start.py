@@ -26,7 +26,8 @@ from typing import Any, Callable, Optional, Tuple, TypeVar
 
 from twobone_ik_ros.motion.bounds import Bounds, Envelope
 from twobone_ik_ros.motion.limit_check import check_motion, first, LimitRefusal, way_in
-from twobone_ik_ros.motion.planning import ArmState, Samples, Timed
+from twobone_ik_ros.motion.planning import ArmState, Timed
+from twobone_ik_ros.motion.samples import Row, Samples
 from twobone_ik_ros.motion.tracking import ArmTracker
 from twobone_ik_ros.outputs.transport import FinishedMotion, Transport
 
@@ -41,13 +42,14 @@ PLAN_ATTEMPTS = 3
 
 
 def finish(plan: Callable[[int], Optional[AnyTimed]], clock: Any, tracker: ArmTracker,
-           transport: Transport, bounds: Bounds
-           ) -> Optional[Tuple[AnyTimed, FinishedMotion, float]]:
+           transport: Transport, bounds: Bounds, now_ns: int
+           ) -> Optional[Tuple[AnyTimed, FinishedMotion, int]]:
     """
-    Plan a motion with ``plan(begin)``; return it, finished, with its seconds from now.
+    Plan a motion with ``plan(begin)`` at ``now_ns``; return it, finished, and when it ends.
 
     ``plan`` plans from the arm's state at ``begin``, checks (raising to
-    refuse) and records the motion in ``tracker``; None: no state.  A
+    refuse) and records the motion in ``tracker``; None: no state.  The end
+    is on ``clock``'s time (ns), as ``now_ns``, the time the caller read.  A
     stream's motion begins where the stream is; a whole one
     ``START_DELAY_NS`` ahead, and is planned again from a later start when
     planning took the node past ``begin - LATE_MARGIN_NS``.  The later start
@@ -61,8 +63,8 @@ def finish(plan: Callable[[int], Optional[AnyTimed]], clock: Any, tracker: ArmTr
     whole = transport.whole
     lead = START_DELAY_NS if whole else 0
     attempts = 0
+    now = now_ns
     while True:
-        now = clock.now().nanoseconds
         begin = now + lead if whole else transport.begin()
         before = tracker.state(now) if lead else None  # the controller's, as far as known
         motion = plan(begin)
@@ -72,19 +74,21 @@ def finish(plan: Callable[[int], Optional[AnyTimed]], clock: Any, tracker: ArmTr
         if before is not None and not _way_in_within(before, points, lead, bounds):
             tracker.undo()
             lead = 0
+            now = clock.now().nanoseconds
             continue
         attempts += 1
         if not lead:
             break
-        took = clock.now().nanoseconds - now
-        if now + took <= begin - LATE_MARGIN_NS or attempts == PLAN_ATTEMPTS:
+        planned = clock.now().nanoseconds
+        if planned <= begin - LATE_MARGIN_NS or attempts == PLAN_ATTEMPTS:
             break
         tracker.undo()
         # a host this slow is slow again: the next start leads by twice what this took
-        lead = START_DELAY_NS + 2 * took
+        lead = START_DELAY_NS + 2 * (planned - now)
+        now = planned
     finished = FinishedMotion(points, begin, 2 if motion.needs_accelerations else 1, motion,
                               None if whole else Envelope(bounds, first(points)))
-    return motion, finished, (begin - now) / 1e9 + motion.duration
+    return motion, finished, begin + round(motion.duration * 1e9)
 
 
 def _way_in_within(before: ArmState, points: Samples, lead_ns: int, bounds: Bounds) -> bool:
@@ -92,12 +96,33 @@ def _way_in_within(before: ArmState, points: Samples, lead_ns: int, bounds: Boun
     Tell whether the controller's way from ``before`` to the first point keeps the limits.
 
     It interpolates a cubic from a state with velocities, a quintic from
-    one with accelerations too: both are checked.
+    one with accelerations too: both are checked.  Nearly always both lie
+    inside the hull of their Bernstein coefficients, and that hull inside
+    the limits: that is settled here, in the check's own arithmetic
+    (``limit_check``), and any other way in is checked exactly.
     """
+    if _hulls_within(before, points.first(), lead_ns / 1e9, bounds):
+        return True
     lead = way_in(before, points, lead_ns)
     try:
         check_motion(lead, False, bounds, before.position)
         check_motion(lead, True, bounds, before.position)
     except LimitRefusal:
         return False
+    return True
+
+
+def _hulls_within(before: ArmState, first: Row, seconds: float, bounds: Bounds) -> bool:
+    """Tell whether both polynomials' Bernstein hulls, ``before`` to ``first``, keep ``bounds``."""
+    for joint in (0, 1):
+        lower, upper = bounds.lower[joint], bounds.upper[joint]
+        p0, p1 = before.position[joint], first[joint]
+        v0, v1 = before.velocity[joint] * seconds, first[2 + joint] * seconds
+        a0 = before.acceleration[joint] * seconds * seconds
+        a1 = first[4 + joint] * seconds * seconds
+        hull = (p0, p0 + v0 / 3.0, p1 - v1 / 3.0, p1,  # the cubic's, then the quintic's
+                p0 + v0 / 5.0, p0 + 2.0 * v0 / 5.0 + a0 / 20.0, p1 - 2.0 * v1 / 5.0 + a1 / 20.0,
+                p1 - v1 / 5.0)
+        if min(hull) < lower or max(hull) > upper:
+            return False
     return True

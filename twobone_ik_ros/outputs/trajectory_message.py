@@ -1,5 +1,5 @@
 """
-A JointTrajectory message from arrays, and a Duration: pure builders, as ``markers`` is for RViz.
+A JointTrajectory message from arrays or rows, and a Duration: pure builders, as ``markers`` is.
 
 What ros2_controllers check on these topics (and the node's tests check
 with stand-in controllers): forward_command_controller takes a
@@ -11,6 +11,12 @@ joints, with at least one point, ``positions`` of that size, and
 one per joint too, and the last point's velocities must be zero (they are:
 a move ends at rest).  With positions only the controller interpolates
 linearly; with velocities a cubic, with accelerations too a quintic.
+
+A move's few points go into one message kept and filled again
+(``fill_rows``): rclpy serialises a message when it is sent, and making a
+point's objects anew (its four arrays, its Duration) was most of what an
+action's goal cost the node.  Arrays go in as ``array.array``, which every
+release's generated setters take without looking at each value.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -23,12 +29,14 @@ linearly; with velocities a cubic, with accelerations too a quintic.
 
 from __future__ import annotations
 
+import array
 from typing import List, Optional, Sequence
 
 from builtin_interfaces.msg import Duration
 import numpy as np
 import numpy.typing as npt
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+from twobone_ik_ros.motion.samples import Row
 
 _NS = 1_000_000_000
 
@@ -68,4 +76,26 @@ def joint_trajectory(joint_names: Sequence[str], positions: npt.ArrayLike,
             for point, row in zip(points, np.asarray(values, dtype=np.float64).tolist()):
                 setattr(point, field, row)
     msg.points = points
+    return msg
+
+
+def fill_rows(msg: JointTrajectory, pool: List[JointTrajectoryPoint], times_ns: Sequence[int],
+              rows: Sequence[Row], derivatives: int, stamp_ns: int) -> JointTrajectory:
+    """
+    Fill ``msg`` (two joints, named already) with ``rows`` at ``times_ns``, stamped ``stamp_ns``.
+
+    ``derivatives``: 0 positions only, 1 velocities too, 2 accelerations
+    too (``samples.Row`` holds all three).  The points are ``pool``'s, kept
+    from one move to the next, more made when a move has more.  Return ``msg``.
+    """
+    while len(pool) < len(rows):
+        pool.append(JointTrajectoryPoint())
+    empty = array.array('d')
+    for point, row, time_ns in zip(pool, rows, times_ns):
+        point.positions = array.array('d', row[0:2])
+        point.velocities = array.array('d', row[2:4]) if derivatives else empty
+        point.accelerations = array.array('d', row[4:6]) if derivatives > 1 else empty
+        point.time_from_start.sec, point.time_from_start.nanosec = divmod(time_ns, _NS)
+    msg.points = pool[:len(rows)]
+    msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(stamp_ns, _NS)
     return msg

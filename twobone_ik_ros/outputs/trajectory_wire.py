@@ -38,7 +38,8 @@ import numpy as np
 import numpy.typing as npt
 from rclpy.serialization import deserialize_message
 from trajectory_msgs.msg import JointTrajectory
-from twobone_ik_ros.outputs.trajectory_message import joint_trajectory
+from twobone_ik_ros.motion.samples import Row
+from twobone_ik_ros.outputs.trajectory_message import fill_rows, joint_trajectory
 from twobone_ik_ros.outputs.transport import FinishedMotion
 from twobone_ik_ros.ros.wire import align, CDR_LE, ENCAPSULATION, STAMP, U32
 
@@ -76,7 +77,10 @@ class TrajectoryWriter:
                 expected = joint_trajectory(self._names, positions, times, *extra)
                 expected.header.stamp.sec, expected.header.stamp.nanosec = divmod(stamp, _NS)
                 written = self.write(positions, times, extra[0], extra[1], stamp)
-                if deserialize_message(written, JointTrajectory) != expected:
+                if deserialize_message(written, JointTrajectory) != expected or (
+                        joints == 2 and count <= FEW and self.write_rows(
+                            times.tolist(), _rows(positions, *extra), derivatives,
+                            stamp) != written):
                     self.usable = False
                     return
 
@@ -113,6 +117,31 @@ class TrajectoryWriter:
             fields += divmod(time_ns, _NS)
         return head + _layout(len(head), count, joints, len(columns)).pack(*fields)
 
+    def write_rows(self, times_ns: List[int], rows: Sequence[Row], derivatives: int,
+                   stamp_ns: int = 0) -> bytes:
+        """
+        Return the trajectory of two joints' few ``rows`` (``samples.Row``) at ``times_ns``.
+
+        What ``write`` writes for them (the same layout), from plain floats:
+        a move's points as the planner made them.  ``derivatives``: 0 positions
+        only, 1 velocities too, 2 accelerations too.
+        """
+        head = self._head
+        if stamp_ns:
+            head = head[:_E] + STAMP.pack(*divmod(stamp_ns, _NS)) + head[_E + STAMP.size:]
+        count = len(times_ns)
+        fields: List[Any] = [count]
+        empty = [0] * (3 - derivatives)
+        for time_ns, row in zip(times_ns, rows):
+            fields += (2, row[0], row[1])
+            if derivatives:
+                fields += (2, row[2], row[3])
+                if derivatives > 1:
+                    fields += (2, row[4], row[5])
+            fields += empty
+            fields += divmod(time_ns, _NS)
+        return head + _layout(len(head), count, 2, derivatives + 1).pack(*fields)
+
     def _records(self, columns: List[npt.NDArray[np.float64]], times_ns: npt.ArrayLike,
                  stamp_ns: int) -> bytes:
         """Return the trajectory of many points, written as arrays of numpy records."""
@@ -138,6 +167,13 @@ class TrajectoryWriter:
             points['sec'] = seconds[rows]
             points['nanosec'] = nanoseconds[rows]
         return buffer.tobytes()
+
+
+def _rows(positions: npt.NDArray[Any], *extra: Optional[npt.NDArray[Any]]) -> List[Row]:
+    """Return two joints' positions (and what ``extra`` has) as rows, zeros for the rest."""
+    still = np.zeros_like(positions)
+    columns = [positions] + [still if values is None else values for values in extra]
+    return [tuple(row) for row in np.concatenate(columns, axis=1).tolist()]  # type: ignore[misc]
 
 
 def _padding(head: bytearray, size: int) -> bytes:
@@ -225,6 +261,9 @@ class TrajectoryMessages:
         """Name no joint until ``name``."""
         self._names: Tuple[str, str] = ('', '')
         self._writer: Optional[TrajectoryWriter] = None
+        #: the message a move's few points fill, and its points (``trajectory_message.fill_rows``)
+        self._kept = JointTrajectory()
+        self._pool: List[Any] = []
 
     def name(self, names: Tuple[str, str]) -> None:
         """Name the joints (the writer's layout is made anew only when they change)."""
@@ -232,6 +271,7 @@ class TrajectoryMessages:
             self._names = names
             writer = TrajectoryWriter(names)
             self._writer = writer if writer.usable else None
+            self._kept.joint_names = list(names)
 
     def write(self, motion: FinishedMotion) -> Any:
         """Return ``motion`` as bytes, or as the message where the writer is not usable."""
@@ -239,6 +279,9 @@ class TrajectoryMessages:
         if writer is None:
             return self.message(motion)
         points = motion.points
+        if len(points) <= FEW:
+            times, rows = points.rows()
+            return writer.write_rows(times, rows, motion.derivatives, motion.start_ns)
         if not motion.derivatives:
             return writer.write(points.positions, points.times_ns, stamp_ns=motion.start_ns)
         return writer.write(points.positions, points.times_ns, points.velocities,
@@ -246,8 +289,17 @@ class TrajectoryMessages:
                             motion.start_ns)
 
     def message(self, motion: FinishedMotion) -> JointTrajectory:
-        """Return ``motion`` as a JointTrajectory: what an action's goal carries."""
+        """
+        Return ``motion`` as a JointTrajectory: what an action's goal carries.
+
+        A move's few points fill one message kept for them, which the next
+        call fills again: it is sent (serialised) before then.
+        """
         points = motion.points
+        if len(points) <= FEW:
+            times, rows = points.rows()
+            return fill_rows(self._kept, self._pool, times, rows, motion.derivatives,
+                             motion.start_ns)
         derivatives = motion.derivatives
         msg = joint_trajectory(self._names, points.positions, points.times_ns,
                                points.velocities if derivatives else None,

@@ -25,10 +25,9 @@ run at once, in this thread, and an exception in one leaves ``spin_once``
 as it leaves rclpy's.  Only a destroyed entity's ``InvalidHandle`` is
 passed over, as rclpy does; any other error of a take is raised.  Callback
 groups are not consulted: one thread runs one callback at a time, which
-every group allows.  A subscription can be held back from the waits
-(``hold_back``): its messages wait in its reader until its owner takes them
-(``take``), a wake-up saved for each (a controller output's joint states
-while a move runs).
+every group allows.  A subscription the node holds back (``ros.holding``)
+is not among its entities: its messages wait in its reader until its owner
+takes them (``take``), which any executor allows.
 
 It serves the rclpy releases a lane of the suite runs
 (``executor_choice``); where the node has a callback it does not serve (a
@@ -88,10 +87,8 @@ class LeanExecutor:
         self._changed = True
         self._is_shutdown = False
         self._wait_set: Any = None
+        #: every handle gathered, with the wait set's method that adds it
         self._additions: List[Tuple[Callable[[Any], None], Any]] = []
-        #: every handle gathered, with its adding method and its entity (``_select``)
-        self._entries: List[Tuple[Callable[[Any], None], Any, Any]] = []
-        self._held_back: List[Any] = []  # subscriptions left out of the waits (``hold_back``)
         self._kinds: List[Tuple[str, Dict[int, Any], Callable[[LeanExecutor, Any], None]]] = []
         self._waitables: List[Any] = []
         self._held = ExitStack()  # the handles of the entities in the wait set (``_gather``)
@@ -150,33 +147,6 @@ class LeanExecutor:
                 self._guard.trigger()
             except Exception:  # noqa: B902  (the context is gone: so is the wait)
                 pass
-
-    def hold_back(self, subscription: Any, held: bool) -> bool:
-        """
-        Leave ``subscription`` out of the waits (``held``), or put it back; True if it is out.
-
-        Its messages then wait in its reader (its depth's worth) until its
-        owner takes them (``take``) when it wakes for something else: a
-        subscription whose every message would be a wake of its own, read
-        only when other work needs it (a controller output's joint states).
-        Called from a callback of this executor; rclpy's executor has no
-        such thing, so where it spins the node nothing is held back (False).
-        """
-        if self._delegate is not None:
-            return False
-        if held != (subscription in self._held_back):
-            if held:
-                self._held_back.append(subscription)
-            else:
-                self._held_back.remove(subscription)
-            self._select()
-        return held
-
-    def _select(self) -> None:
-        """Choose the handles each wait adds: every one gathered but those held back."""
-        held_back = self._held_back
-        self._additions = [(add, handle) for add, handle, entity in self._entries
-                           if entity not in held_back]
 
     def create_task(self, callback: Callable[..., Any], *args: Any) -> None:
         """
@@ -284,10 +254,7 @@ class LeanExecutor:
         if self._delegate is not None:
             return
         gathered = gather(node, self._guard, self._context, held)
-        self._entries, entities = gathered.entries, gathered.entities
-        subscriptions = list(entities['subscription'].values())
-        self._held_back = [held for held in self._held_back if held in subscriptions]
-        self._select()
+        self._additions, entities = gathered.additions, gathered.entities
         self._kinds = [(kind, entities[kind], _RUN[kind]) for kind in KINDS if entities[kind]]
         self._wait_set, self._waitables = gathered.wait_set, gathered.waitables
 
@@ -301,7 +268,6 @@ class LeanExecutor:
         self._delegate = SingleThreadedExecutor(context=self._context)
         self._delegate.add_node(node)  # the node now wakes that executor
         self._wait_set, self._waitables, self._additions, self._kinds = None, [], [], []
-        self._entries, self._held_back = [], []
 
     def _execute(self, coroutine: Any) -> None:
         """Run a waitable's ``execute`` coroutine; one that awaits goes on at the next wait."""
@@ -376,7 +342,7 @@ def take(subscription: Any) -> Any:
     Return the next message waiting for ``subscription`` (bytes if it is raw), or None.
 
     What an executor does for a ready subscription, for one whose owner
-    reads it itself (``LeanExecutor.hold_back``); None too once it is destroyed.
+    reads it itself (``holding.HoldingNode.hold_back``); None too once it is destroyed.
     """
     taken = _taken(subscription)
     return None if taken is None else taken[0]

@@ -1,12 +1,18 @@
 """
-Which executor spins the node: the lean one where this rclpy is known, else rclpy's.
+Which executor spins the node: rclpy's EventsExecutor where rclpy has it, else the lean one.
 
-The lean executor (``executor``) serves the rclpy releases a lane of the
-suite runs (``LEAN_RCLPY``: Humble 3.3, Jazzy 7.1, Kilted 9.1), where
-``test/test_executor.py`` runs the same scenarios on it and on rclpy's
-executor and compares them.  Elsewhere rclpy's ``SingleThreadedExecutor``
-spins the node, said once in the log; ``TWOBONE_IK_EXECUTOR`` asks for
-another (``EXECUTORS``).
+rclpy's ``experimental.EventsExecutor`` (Jazzy on: rclpy 7.1, 9.1 and
+later) waits in C++ and calls each callback from there, with no Python
+between two callbacks; rclpy's own API, so it serves any release that has
+it.  It is the default where it is there (``default``): on the node's work
+it costs within a few percent of the lean executor (``bench_control``'s
+``node_events_cpu_ratio``, doc/performance.md), and it takes no private API.
+Elsewhere (Humble) the lean executor (``executor``), which reaches into
+rclpy's lower-level interface and so serves only the rclpy releases a lane
+of the suite runs (``LEAN_RCLPY``), where ``test/test_executor.py`` compares
+it with rclpy's executor scenario by scenario; on any other release rclpy's
+``SingleThreadedExecutor``, said once in the log.  ``TWOBONE_IK_EXECUTOR``
+asks for one of them by name (``EXECUTORS``): the benchmarks weigh them so.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -28,9 +34,10 @@ from twobone_ik_ros.ros.rclpy_releases import WITH_INFO
 #: the rclpy releases (major.minor) the lean executor serves: those a lane of
 #: the suite runs and test_executor compares with rclpy's own executor
 LEAN_RCLPY = {'3.3': 'Humble', '7.1': 'Jazzy', '9.1': 'Kilted'}
-#: the executors a spinner can use (``spinner_executor``): the lean one, rclpy's
-#: SingleThreadedExecutor, and rclpy's ``experimental.EventsExecutor`` (Jazzy on)
-EXECUTORS = ('lean', 'rclpy', 'events')
+#: the executors a spinner can use (``spinner_executor``): the default choice (rclpy's
+#: EventsExecutor where rclpy has it, else the lean one), rclpy's EventsExecutor, the
+#: lean one, rclpy's SingleThreadedExecutor
+EXECUTORS = ('default', 'events', 'lean', 'rclpy')
 
 
 def rclpy_version() -> Optional[str]:
@@ -68,14 +75,55 @@ def lean_refusal(version: Optional[str]) -> Optional[str]:
     return None
 
 
+def _take_pairs(subscription: Any) -> None:
+    """
+    Let rclpy's EventsExecutor give ``subscription`` its MessageInfo.
+
+    rclpy 7.1's and 9.1's EventsExecutor call a callback that takes the
+    message info with one argument, the (message, info) pair rclpy's take
+    returns (rclpy's other executors: two).  The callback is wrapped to take
+    the pair either way, and keeps its callback type (setting a callback
+    makes rclpy look its type up again, and a wrapper of ``*taken`` looks
+    like one of the message alone); should an rclpy call it with the
+    message alone after all, the info is None.
+    """
+    callback = subscription.callback
+
+    def taking(*taken: Any) -> Any:
+        if len(taken) == 1:
+            pair = taken[0]
+            return callback(*pair) if isinstance(pair, tuple) else callback(pair, None)
+        return callback(*taken)
+
+    subscription.callback = taking
+    subscription._callback_type = WITH_INFO
+
+
+def events_executor_class() -> Any:
+    """Return rclpy's EventsExecutor, or None where this rclpy has none (Humble)."""
+    try:
+        from rclpy.experimental import EventsExecutor
+    except ImportError:
+        return None
+    return EventsExecutor
+
+
+def default_kind() -> str:
+    """Return the executor ``default`` stands for here: events, else lean (or rclpy's)."""
+    return 'events' if events_executor_class() is not None else 'lean'
+
+
 def spinner_executor(node: Any, kind: str) -> Any:
     """
     Return the executor of ``kind`` (one of ``EXECUTORS``) a spinner uses for ``node``.
 
-    The lean one where this rclpy is known, rclpy's EventsExecutor where
-    rclpy has it; otherwise rclpy's ``SingleThreadedExecutor``, and a kind
-    asked for and not given is logged once, as a warning with the reason
-    (an unknown kind is the lean one, said so).
+    ``default``: rclpy's EventsExecutor where rclpy has it, else the lean one
+    (``default_kind``).  The EventsExecutor where rclpy has it (the
+    subscriptions that take their MessageInfo then take it as it gives it:
+    ``_take_pairs``); the lean one where this rclpy is known; otherwise
+    rclpy's ``SingleThreadedExecutor``, and a kind asked for and not given is
+    logged once, as a warning with the reason (an unknown kind is the
+    default one, said so).
     """
     from rclpy.executors import SingleThreadedExecutor
 
@@ -83,24 +131,21 @@ def spinner_executor(node: Any, kind: str) -> Any:
         node.get_logger().warning(f"spinning with rclpy's SingleThreadedExecutor: {reason}")
         return SingleThreadedExecutor(context=node.context)
 
+    if kind not in EXECUTORS:
+        node.get_logger().warning(
+            f'executor {kind!r} is none of {", ".join(EXECUTORS)}: the default one spins')
+        kind = 'default'
+    if kind == 'default':
+        kind = default_kind()
     if kind == 'events':
-        try:
-            from rclpy.experimental import EventsExecutor
-        except ImportError:
+        events = events_executor_class()
+        if events is None:
             return instead(f'rclpy {rclpy_version()} has no experimental.EventsExecutor')
-        with_info = [subscription.topic_name for subscription in node.subscriptions
-                     if WITH_INFO is not None
-                     and getattr(subscription, '_callback_type', None) is WITH_INFO]
-        if with_info:
-            # rclpy 9.1's EventsExecutor calls such a callback with the message alone
-            # (a TypeError), or raises SystemError from spin_once: doc/performance.md
-            return instead(f"rclpy {rclpy_version()}'s EventsExecutor does not give a "
-                           f'subscription its MessageInfo ({", ".join(with_info)})')
-        return EventsExecutor(context=node.context)
-    if kind != 'rclpy':
-        if kind != 'lean':
-            node.get_logger().warning(
-                f'executor {kind!r} is none of {", ".join(EXECUTORS)}: the lean one spins')
+        for subscription in node.subscriptions:
+            if getattr(subscription, '_callback_type', None) is WITH_INFO is not None:
+                _take_pairs(subscription)
+        return events(context=node.context)
+    if kind == 'lean':
         reason = lean_refusal(rclpy_version())
         if reason is not None:
             return instead(reason)

@@ -51,7 +51,9 @@ class GoalClient:
         impl = action_type.Impl
         resolved = node.resolve_topic_name(name)
         self._node = node
-        self._goal_request = impl.SendGoalService.Request
+        #: the one request every goal goes in (serialised as it is sent: filled again for the next)
+        self._goal_request = impl.SendGoalService.Request()
+        self._uuid_type = type(self._goal_request.goal_id)
         self._result_request = impl.GetResultService.Request
         self._send = node.create_client(impl.SendGoalService, resolved + SEND_GOAL,
                                         qos_profile=qos_profile_services_default)
@@ -65,11 +67,23 @@ class GoalClient:
         """Tell whether both services have a server (a graph query)."""
         return bool(self._send.service_is_ready() and self._result.service_is_ready())
 
-    def send_goal_async(self, goal: Any) -> Tuple[Any, Any]:
+    @property
+    def goal(self) -> Any:
+        """
+        Return the goal ``send_goal_async`` sends next, to be filled in place.
+
+        One goal object for every goal: a goal's objects made anew (the
+        action's goal holds a trajectory, a multi-DOF one and four lists of
+        tolerances) were most of what it cost to send.
+        """
+        return self._goal_request.goal
+
+    def send_goal_async(self) -> Tuple[Any, Any]:
         """Send ``goal`` with a new random id; return the id and the future of its acceptance."""
-        request = self._goal_request(goal=goal)
-        request.goal_id.uuid = list(os.urandom(16))  # a random id, as rclpy's (uuid4)
-        return request.goal_id, self._send.call_async(request)
+        request = self._goal_request
+        goal_id = self._uuid_type(uuid=list(os.urandom(16)))  # a random id, as rclpy's (uuid4)
+        request.goal_id = goal_id
+        return goal_id, self._send.call_async(request)
 
     def get_result_async(self, goal_id: Any) -> Any:
         """Ask for the result of the goal ``goal_id``; return the future of the answer."""

@@ -34,8 +34,8 @@ class Gathered(NamedTuple):
     """A node's entities in a wait set of their size."""
 
     wait_set: Any
-    #: each handle with the wait set's method that adds it, and its entity, in ``KINDS`` order
-    entries: List[Tuple[Callable[[Any], None], Any, Any]]
+    #: each handle with the wait set's method that adds it, in ``KINDS`` order
+    additions: List[Tuple[Callable[[Any], None], Any]]
     #: each kind's entities by their handle's pointer (what the wait set says is ready)
     entities: Dict[str, Dict[int, Any]]
     #: the waitables (an action client, a QoS event handler), entered
@@ -89,6 +89,6 @@ def gather(node: Any, guard: Any, context: Any, held: ExitStack) -> Gathered:
         count.num_clients, count.num_services, count.num_events, context.handle)
     # each wait adds the same handles again (rcl empties the places of those
     # not ready): the adding methods are looked up once, here
-    entries = [(getattr(wait_set, _ADD[kind]), handle, entities[kind][handle.pointer])
-               for kind in KINDS for handle in handles[kind]]
-    return Gathered(wait_set, entries, entities, entered)
+    additions = [(getattr(wait_set, _ADD[kind]), handle)
+                 for kind in KINDS for handle in handles[kind]]
+    return Gathered(wait_set, additions, entities, entered)

@@ -104,6 +104,8 @@ class JointStateReader:
     def __init__(self) -> None:
         """Check the reader on samples serialised by the middleware in use."""
         self.usable = True
+        #: the last state's frame and names: their bytes, where they end, the names read
+        self._heading: Tuple[bytes, int, List[str]] = (b'', 0, [])
         samples = []
         for frame, names, positions, velocities, efforts in (
                 ('', ['a', 'bc'], [0.5, -1.25], [], []),
@@ -126,22 +128,15 @@ class JointStateReader:
         payload = memoryview(raw)[ENCAPSULATION:]
         size = len(payload)
         sec, nanosec = STAMP.unpack_from(payload, 0)
-        frame, at = read_string(payload, 8)
-        if frame is None:
-            return None
-        at = align(at, 4)
-        if at + 4 > size:
-            return None
-        (count,) = U32.unpack_from(payload, at)
-        at += 4
-        if 4 * count > size - at:  # each name takes 4 bytes at least
-            return None
-        names = []
-        for _ in range(count):
-            name, at = read_string(payload, align(at, 4))
-            if name is None:
+        heading, at, names = self._heading
+        if not at or raw[ENCAPSULATION + 8:ENCAPSULATION + at] != heading:
+            # the same frame and names as the last state (a broadcaster's every one) are read
+            # from the same bytes: read once
+            found = _heading(payload, size)
+            if found is None:
                 return None
-            names.append(name)
+            at, names = found
+            self._heading = (raw[ENCAPSULATION + 8:ENCAPSULATION + at], at, names)
         arrays = []
         for _ in range(3):  # position, velocity, effort
             at = align(at, 4)
@@ -158,6 +153,27 @@ class JointStateReader:
             else:
                 arrays.append(())
         return sec, nanosec, names, arrays[0], arrays[1]
+
+
+def _heading(payload: memoryview, size: int) -> Optional[Tuple[int, List[str]]]:
+    """Return where a JointState's frame and names end in ``payload``, and the names."""
+    frame, at = read_string(payload, 8)
+    if frame is None:
+        return None
+    at = align(at, 4)
+    if at + 4 > size:
+        return None
+    (count,) = U32.unpack_from(payload, at)
+    at += 4
+    if 4 * count > size - at:  # each name takes 4 bytes at least
+        return None
+    names = []
+    for _ in range(count):
+        name, at = read_string(payload, align(at, 4))
+        if name is None:
+            return None
+        names.append(name)
+    return at, names
 
 
 class SerializedMessage:
