@@ -41,7 +41,9 @@ floor against the C++ relay; the last is for scripts:
     trajectory_floor_ratio=<node/Python relay, joint_trajectory, 100 Hz>
     stream_floor_ratio=<node/Python relay, forward_command, 100 Hz>
     action_topic_ratio=<node's follow_joint_trajectory/its joint_trajectory, 100 Hz>
-    [events_cpu_ratio=<py_ev/py> st_cpu_ratio=<node_st/node>]
+    [events_cpu_ratio=<the Python floor on rclpy's EventsExecutor/on the lean one>
+     st_cpu_ratio=<the node on rclpy's SingleThreadedExecutor/on the lean one>
+     node_events_cpu_ratio=<the node on rclpy's EventsExecutor/on the lean one>]
     [trajectory_before_ratio=<node/before> stream_before_ratio=<node/before>
      action_before_ratio=<node/before>]
     action_unaccounted=<follow_joint_trajectory at 1 kHz: targets the node
@@ -49,11 +51,12 @@ floor against the C++ relay; the last is for scripts:
     (on one line; the bracketed with --executors (joint_trajectory at 100 Hz)
     and --before (each output at 100 Hz))
 
-``--executors`` adds the node on rclpy's SingleThreadedExecutor
-(``node_st``) and the Python floor on it and on rclpy's EventsExecutor
-(``py_st``, ``py_ev``): the EventsExecutor cannot spin the node
-(``ros.executor_choice.spinner_executor``), so the floor's work weighs it against
-the lean executor (``py``).  ``--before DIR`` adds the node of another
+The node and the Python floor run on their default executor (rclpy's
+EventsExecutor where rclpy has it, ``ros.executor_choice``); ``--executors``
+adds both on each other one: ``node_lean`` and ``py_lean`` on the lean
+executor, ``node_st`` and ``py_st`` on rclpy's SingleThreadedExecutor (and
+``node_ev``, ``py_ev`` on the EventsExecutor where it is not the default).
+``--systems`` keeps only the systems it names.  ``--before DIR`` adds the node of another
 checkout of the package (``before``: a change's base), so that a change is
 measured before and after in one run.
 
@@ -80,7 +83,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_node import BEFORE, cpp_relay, cpu_seconds, node_environment, wait_until  # noqa: E402
+from bench_node import (  # noqa: E402
+    BEFORE, cpp_relay, cpu_seconds, node_environment, other_executors, system, wait_until)
 
 OUTPUTS = ('joint_trajectory', 'forward_command', 'follow_joint_trajectory')
 #: the outputs the Python relay answers in (the C++ one answers in every output)
@@ -88,9 +92,6 @@ PY_RELAYED = ('joint_trajectory', 'forward_command')
 RATES = (100, 1000)
 #: the Python floor: the relay's work in the least Python rclpy allows
 PY_RELAY = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'py_relay.py')
-#: ``--executors``: the node and the Python floor on rclpy's executors (system ->
-#: TWOBONE_IK_EXECUTOR); the node cannot spin on the EventsExecutor (ros.executor_choice)
-OTHER_EXECUTORS = {'node_st': 'rclpy', 'py_st': 'rclpy', 'py_ev': 'events'}
 JOINTS = ('shoulder_joint', 'elbow_joint')
 STATE_RATE_HZ = 100.0
 #: the node's limits: fast enough that a move is mostly under way when the next target comes
@@ -106,8 +107,9 @@ def start(kind, output, executable=None, before=''):
     if kind == 'cpp':
         return RosProcess([executable, '--ros-args', *ros_args])
     env = node_environment(before if kind == BEFORE else '')
-    if kind in OTHER_EXECUTORS:  # on one of rclpy's executors
-        env['TWOBONE_IK_EXECUTOR'] = OTHER_EXECUTORS[kind]
+    others = other_executors(('node', 'py'))
+    if kind in others:  # on another executor than the default
+        env['TWOBONE_IK_EXECUTOR'] = others[kind]
     if kind.startswith('py'):
         return RosProcess.python(script=PY_RELAY, ros_args=ros_args, env=env)
     return RosProcess.python('twobone_ik_ros.node.node', ros_args=ros_args + [
@@ -330,6 +332,14 @@ def answers(arm, sent):
     return latencies, len(sent) - len(latencies), 0
 
 
+def executors_line(ratio):
+    """Return ``--executors``' ratios: each executor against the lean one (joint_trajectory)."""
+    keys = (('events_cpu_ratio', 'py', 'events'), ('st_cpu_ratio', 'node', 'rclpy'),
+            ('node_events_cpu_ratio', 'node', 'events'))
+    return ''.join(f' {key}=' + ratio('joint_trajectory', system(role, kind), system(role, 'lean'))
+                   for key, role, kind in keys)
+
+
 def main():
     from twobone_ik_ros.solver import TwoBoneIK
     from twobone_ik_ros.tools.harness import benchmark_options, percentile, results, spinning
@@ -339,8 +349,12 @@ def main():
     parser.add_argument('--rounds', type=int, default=3, help='rounds per output and rate')
     parser.add_argument('--seconds', type=float, default=3.0, help='of targets per round')
     parser.add_argument('--outputs', nargs='+', choices=OUTPUTS, default=OUTPUTS)
+    parser.add_argument('--rates', nargs='+', type=int, choices=RATES, default=RATES,
+                        help='target rates, Hz (the ratios are at 100)')
     parser.add_argument('--executors', action='store_true',
                         help="the node and the Python floor on rclpy's executors too")
+    parser.add_argument('--systems', nargs='+', default=None,
+                        help='only these of the systems (node, cpp, py, node_st, ...)')
     parser.add_argument('--before', metavar='DIR', default='',
                         help="another checkout's node beside this one (before)")
     options = benchmark_options(parser, lambda _: None)
@@ -359,10 +373,12 @@ def main():
         kinds = ('node',) + (('cpp',) if executable else ()) + \
             (('py',) if output in PY_RELAYED else ())
         if options.executors:  # the Python floor only where it relays
-            kinds += tuple(kind for kind in OTHER_EXECUTORS
+            kinds += tuple(kind for kind in other_executors(('node', 'py'))
                            if kind.startswith('node') or output in PY_RELAYED)
         if options.before:
             kinds += (BEFORE,)
+        if options.systems:
+            kinds = tuple(kind for kind in kinds if kind in options.systems)
         servers = {kind: start(kind, output, executable, options.before) for kind in kinds}
         goal_servers = [goal_server(executable, kind) for kind in kinds] \
             if output == 'follow_joint_trajectory' else []
@@ -378,7 +394,7 @@ def main():
                                      arms.values()), 60, f'{output}: the systems did not come')
                 time.sleep(1.0)  # the node hears the arm
                 run(arms, servers, 100, 50, points, solutions)  # warm-up
-                for rate in RATES:
+                for rate in options.rates:
                     pooled = {kind: [[], 0, 0, 0.0] for kind in kinds}
                     count = int(rate * options.seconds)
                     for _ in range(options.rounds):
@@ -435,9 +451,7 @@ def main():
               f'stream_floor_ratio={ratio("forward_command", against="py")} '
               'action_topic_ratio=' + ratio('follow_joint_trajectory', against='node',
                                             against_output='joint_trajectory')
-              + (f' events_cpu_ratio={ratio("joint_trajectory", "py_ev", "py")}'
-                 f' st_cpu_ratio={ratio("joint_trajectory", "node_st", "node")}'
-                 if options.executors else '')
+              + (executors_line(ratio) if options.executors else '')
               + (f' trajectory_before_ratio={ratio("joint_trajectory", against=BEFORE)}'
                  f' stream_before_ratio={ratio("forward_command", against=BEFORE)}'
                  f' action_before_ratio={ratio("follow_joint_trajectory", against=BEFORE)}'

@@ -17,16 +17,19 @@ in bursts longer than a round, hits all alike.  Reported per system and
 rate: p50 and p99 latency, targets lost (sent and never answered), and CPU
 time of the serving process per target it answered, from the first target
 to the last answer.  Then, each alone, the highest rate of a ladder at
-which it still loses under 1 %.  ``--executors`` adds the node on rclpy's
-SingleThreadedExecutor beside it (``node_st``; rclpy's EventsExecutor cannot
-spin it: ``ros.executor_choice.spinner_executor``).  ``--before DIR`` adds the node
+which it still loses under 1 %.  The node spins on its default executor
+(rclpy's EventsExecutor where rclpy has it: ``ros.executor_choice``);
+``--executors`` adds it on each other one beside it (``node_lean`` on the
+lean executor, ``node_st`` on rclpy's SingleThreadedExecutor, ``node_ev`` on
+the EventsExecutor where it is not the default).  ``--before DIR`` adds the node
 of another checkout of the package (``before``: a change's base) beside it,
 so that a change is measured before and after in one run.  The last line is
 for scripts:
 
     p50_ratio=<node/relay at 1 kHz> cpu_ratio=<node/relay CPU per target>
     lost_node=<n> lost_relay=<n> cpp_ratio=<node/C++ relay CPU per target>
-    [st_cpu_ratio=<node_st/node CPU per target>]
+    [st_cpu_ratio=<the node on rclpy's SingleThreadedExecutor/on the lean one>
+     events_cpu_ratio=<the node on rclpy's EventsExecutor/on the lean one>]
     [before_cpu_ratio=<node/before CPU per target>]
     (on one line; cpp_ratio=none without rclcpp; the last two with --executors
     and --before)
@@ -57,8 +60,30 @@ SYSTEMS = ('relay', 'node')
 CPP = 'cpp'
 #: the node of another checkout (``--before``)
 BEFORE = 'before'
-#: the node again on rclpy's executor (``--executors``): system -> TWOBONE_IK_EXECUTOR
-OTHER_EXECUTORS = {'node_st': 'rclpy'}
+#: each executor (TWOBONE_IK_EXECUTOR) and the suffix of a system that runs on it
+#: (``--executors``): the node and the Python floor run on their default executor as
+#: ``node`` and ``py`` (ros.executor_choice: rclpy's EventsExecutor where it is there),
+#: and on each other one as ``node_<suffix>`` and ``py_<suffix>``
+EXECUTOR_SUFFIXES = {'events': 'ev', 'lean': 'lean', 'rclpy': 'st'}
+
+
+def system(role, kind):
+    """Return the system that runs ``role`` (node, py) on the executor ``kind``."""
+    from twobone_ik_ros.ros.executor_choice import default_kind
+
+    return role if kind == default_kind() else f'{role}_{EXECUTOR_SUFFIXES[kind]}'
+
+
+def other_executors(roles):
+    """Return each system of ``roles`` on an executor other than the default, with it."""
+    from twobone_ik_ros.ros.executor_choice import events_executor_class
+
+    kinds = [kind for kind in EXECUTOR_SUFFIXES
+             if kind != 'events' or events_executor_class() is not None]
+    return {system(role, kind): kind for role in roles for kind in kinds
+            if system(role, kind) != role}
+
+
 CPP_SOURCES = os.path.join(ROOT, 'benchmarks', 'cpp_relay')
 
 
@@ -176,7 +201,7 @@ def start_server(kind, cpp_executable=None, executor='', before=''):
     if kind == CPP:
         return RosProcess([cpp_executable, '--ros-args', *ros_args, *arm])
     env = node_environment(before if kind == BEFORE else '')
-    executor = OTHER_EXECUTORS.get(kind, executor)
+    executor = other_executors(('node',)).get(kind, executor)
     if executor:
         env['TWOBONE_IK_EXECUTOR'] = executor
     return RosProcess.python('twobone_ik_ros.node.node', ros_args=ros_args + arm, env=env)
@@ -368,10 +393,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--targets', type=int, default=2000, help='targets per round')
     parser.add_argument('--rounds', type=int, default=4, help='rounds at 1 kHz')
-    parser.add_argument('--executor', choices=('lean', 'rclpy'), default='',
-                        help="the node's executor (TWOBONE_IK_EXECUTOR); default: lean")
+    parser.add_argument('--executor', choices=tuple(EXECUTOR_SUFFIXES), default='',
+                        help="the node's executor (TWOBONE_IK_EXECUTOR); default: the node's own")
     parser.add_argument('--executors', action='store_true',
-                        help="the node on rclpy's SingleThreadedExecutor too (node_st)")
+                        help='the node on each other executor too (node_lean, node_st, ...)')
     parser.add_argument('--profile', metavar='DIR', default='',
                         help='sample the node during the 1 kHz rounds (py-spy, perf) into DIR')
     parser.add_argument('--before', metavar='DIR', default='',
@@ -386,7 +411,7 @@ def main():
     points = [(rng.uniform(-1.8, 1.8), rng.uniform(-1.8, 1.8)) for _ in range(997)]
     executable, why_not = cpp_relay()
     systems = SYSTEMS + ((CPP,) if executable else ()) + (
-        tuple(OTHER_EXECUTORS) if options.executors else ()) + (
+        tuple(other_executors(('node',))) if options.executors else ()) + (
         (BEFORE,) if options.before else ())
     servers = {kind: start_server(kind, executable, options.executor, options.before)
                for kind in systems}
@@ -441,9 +466,12 @@ def main():
         cpp = (f'{cpu_per_target(at_1khz["node"]) / cpu_per_target(at_1khz[CPP]):.3f}'
                if CPP in at_1khz else 'none')
         others = ''
-        if 'node_st' in at_1khz:
-            st = cpu_per_target(at_1khz['node_st']) / cpu_per_target(at_1khz['node'])
-            others = f' st_cpu_ratio={st:.3f}'
+        if options.executors:  # against the lean executor, as these ratios were first
+            lean = cpu_per_target(at_1khz[system('node', 'lean')])
+            for key, kind in (('st_cpu_ratio', 'rclpy'), ('events_cpu_ratio', 'events')):
+                if system('node', kind) in at_1khz:
+                    others += (f' {key}='
+                               f'{cpu_per_target(at_1khz[system("node", kind)]) / lean:.3f}')
         if BEFORE in at_1khz:
             before = cpu_per_target(at_1khz['node']) / cpu_per_target(at_1khz[BEFORE])
             others += f' before_cpu_ratio={before:.3f}'

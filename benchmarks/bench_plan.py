@@ -107,9 +107,8 @@ def main():
                 goal = (result.theta1, result.theta2)
             motion = tracker.move(goal, now, check if write else unchecked)
             points = motion.points()
-            if write:
-                writer.write(points.positions, points.times_ns, points.velocities,
-                             points.accelerations if options.jerk > 0.0 else None, now)
+            if write:  # as the node writes a move's few points (``TrajectoryMessages``)
+                writer.write_rows(*points.rows(), 2 if options.jerk > 0.0 else 1, now)
             now += int(motion.duration * 0.5e9)  # the next target comes mid-way
 
     cases = {'baseline: solve, time, serialise one point': baseline,

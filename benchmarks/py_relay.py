@@ -8,9 +8,10 @@ taken as bytes (``ros.wire.TargetReader``), solved by the law of cosines
 reused message with the target's stamp: a one-point JointTrajectory (the
 goal, ``time_from_start`` 0.1 s) on ``joint_trajectory`` or a
 Float64MultiArray on ``commands``, the IK node's QoS (reliable, depth 10).
-It spins on the package's lean executor (``ros.executor``), the cheapest
-wake rclpy has, or on the one ``TWOBONE_IK_EXECUTOR`` names (as the node
-does: ``bench_control --executors`` weighs rclpy's).  No joint states, no
+It spins on the executor the node spins on by default (rclpy's
+EventsExecutor where rclpy has it: the cheapest wake rclpy has), or on the
+one ``TWOBONE_IK_EXECUTOR`` names, as the node does (``bench_control
+--executors`` weighs the others).  No joint states, no
 timers, no checks: what any Python node that answers a target with that
 message costs at least.
 
@@ -73,7 +74,7 @@ def main():
         publisher.publish(message)
 
     node.create_subscription(PointStamped, 'target', solve, 10, raw=True)
-    executor = spinner_executor(node, os.environ.get('TWOBONE_IK_EXECUTOR', 'lean'))
+    executor = spinner_executor(node, os.environ.get('TWOBONE_IK_EXECUTOR', 'default'))
     executor.add_node(node)
     try:
         while rclpy.ok(context=node.context):
