@@ -84,9 +84,24 @@ SECURITY_LANES = ('humble',)
 _deselected_sros2 = []
 
 
+#: seconds each file's tests took in a run of their own (the part that needs the C++ stack,
+#: on Kilted, idle, ``--durations=0``, 1311 s in all): ``--shard`` spreads the files by
+#: them; a file not named here weighs ``SHARD_DEFAULT_S``
+SHARD_SECONDS = {
+    'test_node_control.py': 400, 'test_late_node.py': 287, 'test_arrival.py': 166,
+    'test_node_urdf.py': 164, 'test_sim_control.py': 105, 'test_smooth_motion.py': 77,
+    'test_launch.py': 53, 'test_real_stack.py': 47, 'test_node.py': 3, 'test_transports.py': 3,
+}
+SHARD_DEFAULT_S = 60.0
+_other_shards = []
+
+
 def pytest_addoption(parser):
     parser.addoption('--without-cpp-stack', metavar='WHY', default='',
                      help='deselect the tests marked ros_cpp, and say so with WHY')
+    parser.addoption('--shard', metavar='K/N', default=None,
+                     help='only the test files of shard K of N (from 1): the files spread over '
+                     'N shards of about equal time (SHARD_SECONDS), for N sessions at once')
     parser.addoption('--cpp-stack-part', choices=CPP_STACK_PARTS, default=None,
                      help='before: only the tests that need nothing of the C++ stack (they run '
                      'while it builds); after: only those that need it (ros_cpp, control_msgs)')
@@ -113,6 +128,13 @@ def pytest_collection_modifyitems(config, items):
         if _other_part:
             config.hook.pytest_deselected(items=list(_other_part))
             items[:] = kept
+    shard = config.getoption('--shard')
+    if shard is not None:
+        kept = shard_of(items, *(int(number) for number in shard.split('/')))
+        _other_shards.extend(item for item in items if item not in kept)
+        if _other_shards:
+            config.hook.pytest_deselected(items=list(_other_shards))
+            items[:] = [item for item in items if item in kept]
     for marker, wanted, deselected in (
             ('ros_cpp', bool(config.getoption('--without-cpp-stack')), _deselected_cpp),
             ('sros2', os.environ.get('ROS_DISTRO') not in SECURITY_LANES, _deselected_sros2)):
@@ -122,6 +144,29 @@ def pytest_collection_modifyitems(config, items):
         if deselected:
             config.hook.pytest_deselected(items=list(deselected))
             items[:] = [item for item in items if item.get_closest_marker(marker) is None]
+
+
+def shard_of(items, index, count):
+    """
+    Return the items of shard ``index`` of ``count`` (from 1): whole files, about equal time.
+
+    Each file goes, heaviest first (``SHARD_SECONDS``), to the shard with the
+    least time so far: a file's fixtures (a launch, a controller) stay in one
+    session, and the shards end at about the same time.
+    """
+    assert 1 <= index <= count, f'--shard {index}/{count}: K must be from 1 to N'
+    files = {}
+    for item in items:
+        files.setdefault(item.path.name, []).append(item)
+    totals = [0.0] * count
+    chosen = set()
+    for name in sorted(files, key=lambda name: (-SHARD_SECONDS.get(name, SHARD_DEFAULT_S),
+                                                name)):
+        lightest = totals.index(min(totals))
+        totals[lightest] += SHARD_SECONDS.get(name, SHARD_DEFAULT_S)
+        if lightest == index - 1:
+            chosen.add(name)
+    return [item for item in items if item.path.name in chosen]
 
 
 def pytest_terminal_summary(terminalreporter, config):
