@@ -27,10 +27,14 @@ targets lost and superseded, counted apart.  A trajectory (or a goal)
 answers the target whose solution it ends at (the relay's: its stamp),
 when it comes before that solution is sent again (the targets repeat every
 997: at 1 kHz a target never answered took the answer to its next turn, a
-second later, as its own); a
+second later, as its own), and a target with none of its own is
+superseded when a newer target's came (the node passes over a target
+that came while a goal was being accepted), lost when none did; a
 stream answers with its next message: a target followed by another before
 any message came is superseded (a stream sends one message per controller
-cycle, so at 1 kHz most are), one that never gets any, lost.  The IK
+cycle, so at 1 kHz most are), one that never gets any, lost.  Either way a
+target DDS dropped on the way counts as superseded when a newer one was
+answered: the IK nodes' account tells the two apart.  The IK
 nodes' own account follows the table (``Accounts``, from their diagnostics):
 every target they received became a move sent or passed over, which ended
 reached, superseded or failed.  The line before the last puts the Python
@@ -323,13 +327,23 @@ def answers(arm, sent):
         stamp, solution = sent[index]
         until[index] = again.get(solution)
         again[solution] = stamp
-    latencies = []
+    answered = []  # each target's latency (ms), or None: no trajectory ended at it
     for (stamp, solution), end in zip(sent, until):
         arrivals = by_key.get(solution if arm.node else stamp, [])
         after = bisect.bisect_left(arrivals, stamp)
         if after < len(arrivals) and (end is None or arrivals[after] < end):
-            latencies.append((arrivals[after] - stamp) / 1e6)
-    return latencies, len(sent) - len(latencies), 0
+            answered.append((arrivals[after] - stamp) / 1e6)
+        else:
+            answered.append(None)
+    lost, superseded, newer = 0, 0, False  # newer: a target after this one was answered
+    for latency in reversed(answered):
+        if latency is not None:
+            newer = True
+        elif newer:
+            superseded += 1  # passed over for a newer target (a goal was being accepted)
+        else:
+            lost += 1
+    return [latency for latency in answered if latency is not None], lost, superseded
 
 
 def executors_line(ratio):
