@@ -98,15 +98,16 @@ class Samples:
 
     def first(self) -> Row:
         """Return the first point's row."""
-        if self._rows is not None:
-            return self._rows[1][0]
         return self.rows()[1][0]
 
     def last(self) -> Row:
         """Return the last point's row."""
-        if self._rows is not None:
-            return self._rows[1][-1]
         return self.rows()[1][-1]
+
+    @property
+    def as_rows(self) -> bool:
+        """Tell whether the points are held as rows (made so, or read so once)."""
+        return self._rows is not None
 
 
 def joined(parts: Sequence[Tuple[Samples, int, bool]]) -> Samples:
@@ -115,7 +116,7 @@ def joined(parts: Sequence[Tuple[Samples, int, bool]]) -> Samples:
 
     Rows where every part is held as rows (a chain of moves), else arrays.
     """
-    if all(part._rows is not None for part, _, _ in parts):
+    if all(part.as_rows for part, _, _ in parts):
         times: List[int] = []
         rows: List[Row] = []
         for part, offset, keep_last in parts:

@@ -74,8 +74,11 @@ class TargetInput:
 
     def on_numbered(self, raw: bytes, info: Optional[Dict[str, Any]]) -> None:
         """Count the targets its publisher sent before this one that never came, then read it."""
+        # no info (an executor that gives none), or a sequence None or 0 where the
+        # middleware does not number samples: nothing to count
         sequence = info.get('publication_sequence_number') if info else None
-        if sequence and info:  # None or 0 where the middleware does not number samples
+        if sequence:
+            assert info is not None
             writer = info.get('publisher_gid')
             missed = self._gaps.missed(writer['data'] if writer else None, sequence)
             if missed:

@@ -148,6 +148,7 @@ class JointStateInput:
             self._on_joint_state(raw, self._now_ns())
 
     def _now_ns(self) -> int:
+        """Return the node's clock's time, ns: when a state is read, for the arm's arrival."""
         return int(self._node.get_clock().now().nanoseconds)
 
     def _on_joint_state(self, raw: bytes, now_ns: int) -> None:

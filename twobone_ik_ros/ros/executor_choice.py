@@ -142,7 +142,8 @@ def spinner_executor(node: Any, kind: str) -> Any:
         if events is None:
             return instead(f'rclpy {rclpy_version()} has no experimental.EventsExecutor')
         for subscription in node.subscriptions:
-            if getattr(subscription, '_callback_type', None) is WITH_INFO is not None:
+            if WITH_INFO is not None and getattr(
+                    subscription, '_callback_type', None) is WITH_INFO:
                 _take_pairs(subscription)
         return events(context=node.context)
     if kind == 'lean':
