@@ -61,8 +61,8 @@ from ros_harness import processes_mentioning
 from sim_clock import SimClock
 from test_sim_control import answered, diagnostics, reach, send_marked, settled
 from test_smooth_motion import (
-    command_indices, controller_states, cycles_between, measured_motion, PATH, ROUNDING,
-    stamped_positions, worst_ratios)
+    around_fastest, command_indices, controller_states, cycles_between, measured_motion, PATH,
+    ROUNDING, stamped_positions, worst_ratios)
 from twobone_ik_ros.solver import TwoBoneIK
 
 pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
@@ -169,10 +169,14 @@ def measure(states, controller):
     a cycle's own joint state differs, by its lateness, from the time the
     controller sampled its trajectory at).
     """
-    times, positions = measured_motion(*stamped_positions(states), controller_states(controller))
+    stamps, positions = stamped_positions(states)
+    times, positions = measured_motion(stamps, positions, controller_states(controller))
     velocity, acceleration = worst_ratios(times, positions, LIMITS)
-    return {'velocity_any': velocity, 'acceleration_any': acceleration,
-            'moving': int(np.sum(np.abs(np.diff(positions, axis=0)).max(axis=1) > 0.0))}
+    figure = {'velocity_any': velocity, 'acceleration_any': acceleration,
+              'moving': int(np.sum(np.abs(np.diff(positions, axis=0)).max(axis=1) > 0.0))}
+    if velocity > VELOCITY_BAR:  # once seen at 2.17 under load (doc/testing.md): which was it?
+        figure['around'] = around_fastest(times, positions, stamps, LIMITS)
+    return figure
 
 
 CASES = [('forward_command', 100, None), ('forward_command', 500, None),

@@ -166,6 +166,28 @@ def worst_ratios(times, positions, limits, stride=2):
             largest(acceleration) / limits['max_joint_acceleration'])
 
 
+def around_fastest(times, positions, stamps, limits, width=3):
+    """
+    Return the samples around the fastest step, one line each: to tell a step from its timing.
+
+    Per sample: its joint state's stamp and the time it was taken to be
+    commanded for (ms from the first sample; nan: unknown), its position, and
+    the velocity of the step to it over the limit: printed where a bar fails.
+    """
+    velocity = np.abs(np.diff(positions, axis=0) / np.diff(times)[:, None]).max(axis=1)
+    if not np.isfinite(velocity).any():
+        return 'no step timed'
+    at = int(np.nanargmax(velocity)) + 1
+    base = stamps[0]
+    lines = []
+    for index in range(max(at - width, 0), min(at + width + 1, len(positions))):
+        ratio = velocity[index - 1] / limits['max_joint_velocity'] if index else float('nan')
+        lines.append(f'[{index}] stamp {(stamps[index] - base) * 1e3:.3f} time '
+                     f'{(times[index] - base) * 1e3:.3f} position {positions[index][0]:.6f} '
+                     f'{positions[index][1]:.6f} velocity {ratio:.4f}')
+    return '; '.join(lines)
+
+
 def largest(values):
     """Return the largest finite |value| (0 if none)."""
     values = np.abs(values)
