@@ -150,6 +150,11 @@ def cycles_between(stamps, period, exact_stamps):
     return np.maximum(np.round(np.diff(times) / period), 1.0)
 
 
+def step_velocities(times, positions):
+    """Return each joint's velocity over each step between neighbouring samples (NaN: untimed)."""
+    return np.diff(positions, axis=0) / np.diff(times)[:, None]
+
+
 def worst_ratios(times, positions, limits, stride=2):
     """
     Return the largest |velocity| and |acceleration| over their limits (finite differences).
@@ -158,7 +163,7 @@ def worst_ratios(times, positions, limits, stride=2):
     ``stride`` samples apart.  Samples whose time is not known (NaN) are
     left out (none known: 0).
     """
-    velocity = np.diff(positions, axis=0) / np.diff(times)[:, None]
+    velocity = step_velocities(times, positions)
     middle = 0.5 * (times[1:] + times[:-1])
     acceleration = (velocity[stride:] - velocity[:-stride]) / (
         middle[stride:] - middle[:-stride])[:, None]
@@ -174,7 +179,7 @@ def around_fastest(times, positions, stamps, limits, width=3):
     commanded for (ms from the first sample; nan: unknown), its position, and
     the velocity of the step to it over the limit: printed where a bar fails.
     """
-    velocity = np.abs(np.diff(positions, axis=0) / np.diff(times)[:, None]).max(axis=1)
+    velocity = np.abs(step_velocities(times, positions)).max(axis=1)
     if not np.isfinite(velocity).any():
         return 'no step timed'
     at = int(np.nanargmax(velocity)) + 1

@@ -38,6 +38,7 @@ from typing import Any, Callable, List, Tuple
 from rclpy.node import Node
 from rclpy.time import Time
 from std_msgs.msg import Header
+from twobone_ik_ros.ros.clock import node_time_ns
 
 try:  # tf2_ros_py: a declared dependency, but the PyPI-only venv may lack it
     import tf2_ros
@@ -89,9 +90,6 @@ class TargetFrames:
         self._listener_ready = 0.0  # monotonic time until which the listener is new
         self._listener_deaf = 0.0  # ... or, for an input whose frames it never connected, this
 
-    def _now_ns(self) -> int:
-        return int(self._node.get_clock().now().nanoseconds)
-
     def handle(self, header: Header, timeout: float, use: Use, reject: Reject,
                what: str = 'target') -> None:
         """
@@ -134,7 +132,7 @@ class TargetFrames:
 
         future.add_done_callback(self._guard(once))
         if not answered:
-            self._waiting.append((self._now_ns() + round(timeout * 1e9), future, timeout,
+            self._waiting.append((node_time_ns(self._node) + round(timeout * 1e9), future, timeout,
                                   source, base))
             if self._timer is None:  # destroyed when nothing waits (``_expire``)
                 self._timer = self._node.create_timer(_EXPIRY_PERIOD_S, self._expire)
@@ -165,7 +163,7 @@ class TargetFrames:
 
     def clock_jumped(self) -> None:
         """Give every waiting input its whole timeout again, on the clock as it is now."""
-        now = self._now_ns()
+        now = node_time_ns(self._node)
         self._waiting = [(now + round(timeout * 1e9), future, timeout, source, base)
                          for _, future, timeout, source, base in self._waiting]
 
@@ -174,7 +172,7 @@ class TargetFrames:
         if now < self._listener_ready:
             return  # a new listener: every input waits
         deaf = now < self._listener_deaf
-        clock = self._now_ns()
+        clock = node_time_ns(self._node)
         still = []
         for waiting in self._waiting:
             deadline, future, _, source, base = waiting

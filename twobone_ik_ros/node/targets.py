@@ -76,13 +76,13 @@ class TargetInput:
         """Count the targets its publisher sent before this one that never came, then read it."""
         # no info (an executor that gives none), or a sequence None or 0 where the
         # middleware does not number samples: nothing to count
-        sequence = info.get('publication_sequence_number') if info else None
-        if sequence:
-            assert info is not None
-            writer = info.get('publisher_gid')
-            missed = self._gaps.missed(writer['data'] if writer else None, sequence)
-            if missed:
-                self._counters.lost += missed
+        if info:
+            sequence = info.get('publication_sequence_number')
+            if sequence:
+                writer = info.get('publisher_gid')
+                missed = self._gaps.missed(writer['data'] if writer else None, sequence)
+                if missed:
+                    self._counters.lost += missed
         self.on_serialized(raw)
 
     def on_serialized(self, raw: bytes) -> None:

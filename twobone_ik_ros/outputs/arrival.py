@@ -35,6 +35,7 @@ from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.ledger import ArmReport, GOAL_OUTCOMES, Move, MoveLedger
+from twobone_ik_ros.ros.clock import node_time_ns
 from twobone_ik_ros.ros.endpoints import publisher
 
 Warn = Callable[[str, Callable[[], str]], None]
@@ -69,9 +70,6 @@ class Arrival:
             self._publisher = None
             self.ledger.pending = None
             self.heard_ns, self._position, self.stale = None, None, False
-
-    def _now_ns(self) -> int:
-        return int(self._node.get_clock().now().nanoseconds)
 
     def clock_jumped(self) -> None:
         """End the move under way (``failed.clock_jumped``); the arm is not heard yet again."""
@@ -169,7 +167,7 @@ class Arrival:
         config = self._config
         if config is None or self._publisher is None:
             return False
-        now = self._now_ns()
+        now = node_time_ns(self._node)
         late = self.ledger.poll(now)
         if late is not None:
             self._warn('timed_out', lambda: (
@@ -193,7 +191,7 @@ class Arrival:
         ``goals``: the output sends action goals (their counters are shown).
         """
         heard = self.heard_ns
-        age = 'none yet' if heard is None else f'{(self._now_ns() - heard) / _NS:.3f}'
+        age = 'none yet' if heard is None else f'{(node_time_ns(self._node) - heard) / _NS:.3f}'
         counters = self.ledger.counters
         return ArmReport(position, age, self.stale, counters, counters.failed.take_recent(),
                          goals)

@@ -43,6 +43,7 @@ from twobone_ik_ros.outputs.base import OutputMode, Parts, speed_limits
 from twobone_ik_ros.outputs.joint_state_input import JointStateInput
 from twobone_ik_ros.outputs.motion_start import AnyTimed, finish
 from twobone_ik_ros.outputs.transport import Factory, FinishedMotion
+from twobone_ik_ros.ros.clock import node_time_ns
 
 
 class ControllerOutput(OutputMode):
@@ -179,7 +180,7 @@ class ControllerOutput(OutputMode):
         goal = self._bounds.inside((theta1, theta2))
         tracker = self._tracker
         braked = tracker.braked
-        now = self._now_ns()
+        now = node_time_ns(self._node)
         try:
             planned = self._finish(
                 lambda begin: tracker.move(goal, begin, self._check_planned), now)
@@ -191,10 +192,6 @@ class ControllerOutput(OutputMode):
             self._refused(goal, refusal)
             return
         self._dispatch(stamp, goal, finished, end, now, tracker.braked - braked)
-
-    def _now_ns(self) -> int:
-        """Return the node's clock's time, ns: read once per move, and handed down."""
-        return int(self._node.get_clock().now().nanoseconds)
 
     def _finish(self, plan: Callable[[int], Optional[AnyTimed]], now_ns: int
                 ) -> Optional[Tuple[AnyTimed, FinishedMotion, int]]:
@@ -297,7 +294,7 @@ class ControllerOutput(OutputMode):
         timed = self._run_path(path)
         if timed is not None:
             motion, finished, end = timed
-            self._dispatch(stamp, goal, finished, end, self._now_ns())
+            self._dispatch(stamp, goal, finished, end, node_time_ns(self._node))
             return motion
         transport = self._transport
         transport.stop()
@@ -305,7 +302,7 @@ class ControllerOutput(OutputMode):
         finished = self._unplanned(path.times_ns, path.positions)
         if not transport.whole:
             self._playback.play(path.positions, path.times_ns, self._command_now)
-        now = self._now_ns()
+        now = node_time_ns(self._node)
         self._dispatch(stamp, goal, finished if transport.whole else None,
                        now + int(path.times_ns[-1]), now)
         return None
@@ -331,7 +328,7 @@ class ControllerOutput(OutputMode):
                 tracker.run(motion, begin)
             return motion
 
-        return self._finish(plan, self._now_ns())
+        return self._finish(plan, node_time_ns(self._node))
 
     # --------------------------------------------------------- new limits
 
@@ -358,7 +355,7 @@ class ControllerOutput(OutputMode):
         pending = self.arrival.ledger.pending
         stamp = pending.stamp if pending is not None else \
             self._node.get_clock().now().to_msg()
-        now = self._now_ns()
+        now = node_time_ns(self._node)
         planned = self._finish(
             lambda begin: tracker.rein(begin, goal, inside, self._check_planned), now)
         if planned is None:

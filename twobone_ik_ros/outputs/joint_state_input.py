@@ -32,6 +32,7 @@ from typing import Any, Callable, Deque, Optional, Sequence, Tuple
 from rclpy.node import Node
 from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
+from twobone_ik_ros.ros.clock import node_time_ns
 from twobone_ik_ros.ros.endpoints import subscription
 from twobone_ik_ros.ros.executor import take
 from twobone_ik_ros.ros.wire import JointStateReader
@@ -130,13 +131,13 @@ class JointStateInput:
         ``test_late_node``).
         """
         waiting = self._waiting
-        now = self._now_ns() if waiting else 0  # the clock read once for all read now
+        now = node_time_ns(self._node) if waiting else 0  # the clock read once for all read now
         while waiting:
             self._on_joint_state(waiting.popleft(), now)
         subscription_ = self._subscription
         raw = take(subscription_)
         while raw is not None:
-            now = now or self._now_ns()
+            now = now or node_time_ns(self._node)
             self._on_joint_state(raw, now)
             raw = take(subscription_)
 
@@ -145,11 +146,7 @@ class JointStateInput:
         if self._held:
             self._waiting.append(raw)
         else:
-            self._on_joint_state(raw, self._now_ns())
-
-    def _now_ns(self) -> int:
-        """Return the node's clock's time, ns: when a state is read, for the arm's arrival."""
-        return int(self._node.get_clock().now().nanoseconds)
+            self._on_joint_state(raw, node_time_ns(self._node))
 
     def _on_joint_state(self, raw: bytes, now_ns: int) -> None:
         """

@@ -51,6 +51,7 @@ from rclpy.node import Node
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.cycles import ControllerCycles, cycles_skipped
 from twobone_ik_ros.outputs.transport import FinishedMotion, Owner
+from twobone_ik_ros.ros.clock import node_time_ns
 
 #: How often a path played back is sampled.
 PLAYBACK_RATE_HZ = 50.0
@@ -80,9 +81,6 @@ class Stream:
         #: the cycle the last message was for (before the first: the cycle before it)
         self._content_ns = 0
 
-    def _now(self) -> int:
-        return int(self._node.get_clock().now().nanoseconds)
-
     def begin(self, rate_hz: float) -> int:
         """
         Return when a move planned now for a stream at ``rate_hz`` starts (ROS clock, ns).
@@ -96,7 +94,7 @@ class Stream:
         cycles = self._cycles()  # the output read the waiting states as the target came
         if self._timer is not None and period == self._period_ns and self._content_ns:
             return self._content_ns
-        publish = self._first_ns = cycles.publish_time(self._now(), period)
+        publish = self._first_ns = cycles.publish_time(node_time_ns(self._node), period)
         self._content_ns = cycles.content_time(publish, period) - period
         return self._content_ns
 
@@ -117,7 +115,7 @@ class Stream:
             self._destroy_timer()  # a new rate: ``begin`` planned from the new one's first
         if self._timer is None:
             self._period_ns = period
-            first = max(self._first_ns - self._now(), 1)
+            first = max(self._first_ns - node_time_ns(self._node), 1)
             self._timer = self._node.create_timer(first / 1e9, self._tick)
             self._timer.timer_period_ns = period  # from the first call on
 
@@ -133,7 +131,7 @@ class Stream:
         self._owner.read_waiting()
         cycles = self._cycles()
         last = self._content_ns
-        cycle = cycles.content_time(self._now(), period, last)
+        cycle = cycles.content_time(node_time_ns(self._node), period, last)
         skipped = cycles_skipped(last, cycle, period) if last else 0
         if skipped < 0:  # that cycle has its message: wait for the next
             self._time_next(cycles, period)
@@ -159,7 +157,7 @@ class Stream:
     def _time_next(self, cycles: ControllerCycles, period: int) -> None:
         """Have the timer fire again just after the controller's next cycle."""
         timer = self._timer
-        following = self._now() + timer.time_until_next_call()
+        following = node_time_ns(self._node) + timer.time_until_next_call()
         timer.timer_period_ns = cycles.publish_time(following + period // 2, period) - following
 
     def stop(self) -> None:
@@ -185,14 +183,11 @@ class Playback:
                                    Publish]] = None
         self._timer: Any = None
 
-    def _now(self) -> int:
-        return int(self._node.get_clock().now().nanoseconds)
-
     def play(self, positions: npt.NDArray[np.float64], times_ns: npt.NDArray[np.int64],
              publish: Publish) -> None:
         """Play a path (``positions`` at ``times_ns`` from now) through ``publish``."""
         self.stop()
-        self._path = (positions, times_ns, self._now(), publish)
+        self._path = (positions, times_ns, node_time_ns(self._node), publish)
         self._timer = self._node.create_timer(1.0 / PLAYBACK_RATE_HZ, self._play)
 
     def stop(self) -> None:
@@ -207,7 +202,7 @@ class Playback:
         if self._path is None:
             return None
         positions, times_ns, start, _ = self._path
-        index = int(np.searchsorted(times_ns, self._now() - start, side='right')) - 1
+        index = int(np.searchsorted(times_ns, node_time_ns(self._node) - start, side='right')) - 1
         return positions[max(index, 0):]
 
     @property
@@ -220,7 +215,7 @@ class Playback:
         if self._path is None:
             return
         positions, times_ns, start, publish = self._path
-        index = int(np.searchsorted(times_ns, self._now() - start, side='right')) - 1
+        index = int(np.searchsorted(times_ns, node_time_ns(self._node) - start, side='right')) - 1
         if index < 0:
             return
         theta1, theta2 = float(positions[index, 0]), float(positions[index, 1])

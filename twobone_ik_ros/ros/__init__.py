@@ -5,8 +5,8 @@ How a process runs its node and stops it (``process``), which executor
 spins the IK node (``executor_choice``: rclpy's EventsExecutor, else the
 lean ``executor`` on its ``wait_set``; what differs by rclpy release:
 ``rclpy_releases``), a node that keeps a subscription from its executor
-(``holding``), an action's goals on its own services (``goals``), the QoS
-event settings
+(``holding``), the node's clock in nanoseconds (``clock``), an action's
+goals on its own services (``goals``), the QoS event settings
 (``qos_events``), every endpoint of the node made from its row of the
 interface table (``endpoints``), and targets, joint states and paths read and written as
 bytes (``wire``, ``wire_path``).  Nothing of the arm or the node.

@@ -141,9 +141,8 @@ def spinner_executor(node: Any, kind: str) -> Any:
         events = events_executor_class()
         if events is None:
             return instead(f'rclpy {rclpy_version()} has no experimental.EventsExecutor')
-        for subscription in node.subscriptions:
-            if WITH_INFO is not None and getattr(
-                    subscription, '_callback_type', None) is WITH_INFO:
+        for subscription in node.subscriptions if WITH_INFO is not None else ():
+            if getattr(subscription, '_callback_type', None) is WITH_INFO:
                 _take_pairs(subscription)
         return events(context=node.context)
     if kind == 'lean':
