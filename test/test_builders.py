@@ -107,6 +107,17 @@ def test_diagnostics_warn_while_rejecting_and_list_every_counter():
                              ).status[0].level == status.OK
 
 
+def test_lost_dds_is_the_count_or_why_the_middleware_event_is_not_taken():
+    counters = TargetCounters(lost_dds=4)
+    values = {kv.key: kv.value for kv in build_diagnostics(
+        'twobone_ik', _zero(), counters, {}).status[0].values}
+    assert values['lost.dds'] == '4'
+    counters.lost_dds_refused = 'not read: rmw_fastrtps_cpp can deadlock on it'
+    values = {kv.key: kv.value for kv in build_diagnostics(
+        'twobone_ik', _zero(), counters, {}).status[0].values}
+    assert values['lost.dds'] == counters.lost_dds_refused
+
+
 def test_diagnostics_of_an_arm_name_the_recent_failures_and_the_goals_of_the_action():
     ledger = MoveLedger()
     ledger.sent('a', (0.0, 0.0), 0, 0, connected=False)

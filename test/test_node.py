@@ -36,6 +36,7 @@ from twobone_ik_ros.node.declarations import TYPES
 from twobone_ik_ros.node.diagnostics import REJECT_REASONS
 from twobone_ik_ros.node.markers import MARKER_IDS
 from twobone_ik_ros.ros.process import STOP_HUNG_EXIT_CODE, STOP_TIMEOUT
+from twobone_ik_ros.ros.qos_events import message_lost_refusal
 from twobone_ik_ros.solver import forward, TwoBoneIK
 
 pytestmark = pytest.mark.ros
@@ -421,7 +422,8 @@ def counters_once_settled(probe, expected=None, timeout=30.0, accounted=None):
             return received[-1] == expected
         return len(received) == 3 and len(set(received)) == 1
     probe.spin_until(settled, timeout)
-    return {key: int(value) for key, value in seen[-1].items()
+    return {key: value if key == 'lost.dds' and message_lost_refusal() else int(value)
+            for key, value in seen[-1].items()
             if not key.startswith(('param.', 'arm', 'security'))}
 
 
@@ -455,7 +457,7 @@ def test_paced_mixed_targets_are_each_answered_or_counted(keep_all):
         counts = counters_once_settled(probe, expected=sent if keep_all else None,
                                        accounted=None if keep_all else sent)
         print(f'paced, keep_all={keep_all}: sent {sent}, received {counts["received"]}, '
-              f'lost {counts["lost"]} (DDS reported {counts["lost.dds"]})')
+              f'lost {counts["lost"]} (lost.dds: {counts["lost.dds"]})')
         assert_accounted_for(counts, sent)
         assert counts['received'] == counts['solved'] + counts['clamped'] + counts['rejected']
         assert counts['rejected'] == counts['rejected.non_finite']
@@ -476,15 +478,18 @@ def test_flood_of_20000_with_a_third_bad_leaves_the_node_alive_and_counting(prob
     received = counts['received']
     # targets beyond the depth-10 queue are dropped before the node sees them
     # (keep-last: the newest target wins); the node counts them from the gaps
-    # in the publisher's sequence numbers, while Fast DDS reports (lost.dds)
-    # only the few its writer dropped, never the overwritten ones
+    # in the publisher's sequence numbers (lost.dds, the middleware's own count
+    # where the node takes it, need not see them)
     print(f'flood: sent {sent}, received {received}, lost {counts["lost"]} '
-          f'(DDS reported {counts["lost.dds"]})')
+          f'(lost.dds: {counts["lost.dds"]})')
     assert 0 < received <= sent
     assert_accounted_for(counts, sent)  # the last one always arrives
     assert received == counts['solved'] + counts['clamped'] + counts['rejected']
     assert counts['rejected'] == sum(counts[f'rejected.{r}'] for r in REJECT_REASONS)
     assert counts['rejected'] == counts['rejected.non_finite']
+    # on Fast DDS the middleware's own count is not taken (it can deadlock the node)
+    refusal = message_lost_refusal()
+    assert counts['lost.dds'] == refusal if refusal else counts['lost.dds'] >= 0
     assert node.process.poll() is None
     # still answering; on Humble (no sequence numbers to wait for) the flood's tail can still be
     # on its way, repaired at the writer's heartbeats (every 3 s) on a busy machine, ahead of it,

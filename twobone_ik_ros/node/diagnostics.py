@@ -10,8 +10,8 @@ Targets that never reach the node are counted too, as far as they can be
 seen: ``lost`` is the number of gaps in each publisher's publication sequence
 numbers (``SequenceGaps``), which covers targets dropped anywhere between the
 publisher and the callback, a full keep-last queue included; ``lost.dds`` is
-what the middleware itself reports (the ``message_lost`` event), which for
-Fast DDS misses those overwritten in a keep-last queue.  Neither can see the
+what the middleware itself reports (the ``message_lost`` event; on Fast DDS
+not taken, and the value says why: ``ros.qos_events``).  Neither can see the
 last targets of a publisher if they are lost, nor anything sent before the
 node's subscription matched.
 """
@@ -73,6 +73,8 @@ class TargetCounters:
     rejected: Tally = field(default_factory=lambda: Tally(REJECT_REASONS))
     lost: int = 0
     lost_dds: int = 0
+    #: why ``lost_dds`` is not counted (the middleware's event not taken), reported instead
+    lost_dds_refused: Optional[str] = None
     #: paths: ``paths == paths_followed + paths_rejected.total``
     paths: int = 0
     paths_followed: int = 0
@@ -201,7 +203,7 @@ def build_diagnostics(node_name: str, stamp: Time, counters: TargetCounters,
     values: List[Tuple[str, Any]] = [
         ('received', counters.received),
         ('lost', counters.lost),
-        ('lost.dds', counters.lost_dds),
+        ('lost.dds', counters.lost_dds_refused or counters.lost_dds),
         ('solved', counters.solved),
         ('clamped', counters.clamped),
         ('rejected', counters.rejected.total),

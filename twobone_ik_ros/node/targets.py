@@ -8,8 +8,9 @@ deserialised by rclpy, and what rclpy cannot read either is rejected as
 ``malformed``.  A target in another frame waits for its transform
 (``frames``) while the node goes on.  Where rclpy passes message info
 (Iron on), the gaps in each publisher's sequence numbers are counted as
-``lost``; the middleware's own ``message_lost`` event as ``lost.dds``.  That
-event is the one handled: rclpy's default handlers for QoS and type
+``lost``; the middleware's own ``message_lost`` event as ``lost.dds``, except
+on Fast DDS, where taking it can deadlock (``ros.qos_events``).  That event is
+the one handled: rclpy's default handlers for QoS and type
 mismatches would be two more entities (``ros.qos_events``), and the
 publisher's side reports those too.
 """
@@ -36,7 +37,8 @@ from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.node.diagnostics import SequenceGaps, TargetCounters
 from twobone_ik_ros.node.frames import apply_transform, Reject, TargetFrames
 from twobone_ik_ros.ros.endpoints import subscription
-from twobone_ik_ros.ros.qos_events import SubscriptionEventCallbacks
+from twobone_ik_ros.ros.qos_events import (
+    message_lost_refusal, QUIET_SUBSCRIPTION, SubscriptionEventCallbacks)
 from twobone_ik_ros.ros.wire import TargetReader
 
 #: Depth of the target queue: reliable, keep-last; a stream of setpoints wants
@@ -61,11 +63,13 @@ class TargetInput:
         self._stamp = Time()  # the stamp of the target being solved, reused
         self._config = config
         with_info = hasattr(Subscription, 'CallbackType')  # no message info before Iron
+        counters.lost_dds_refused = message_lost_refusal()
         subscription(
             node, 'target', self.on_numbered if with_info else self.on_serialized,
             qos_overriding_options=QoSOverridingOptions.with_default_policies(),
-            event_callbacks=SubscriptionEventCallbacks(message_lost=self._on_message_lost,
-                                                       use_default_callbacks=False),
+            event_callbacks=QUIET_SUBSCRIPTION if counters.lost_dds_refused else
+            SubscriptionEventCallbacks(message_lost=self._on_message_lost,
+                                       use_default_callbacks=False),
             raw=True)
 
     def configure(self, config: IKConfig) -> None:

@@ -7,6 +7,16 @@ rclpy gives every publisher and subscription two default QoS event handlers
 per target than the solve.  The node's entities are created ``QUIET``; the
 other side of a mismatch still reports it, and the node finds it in the
 graph, a topic at a time (``node.qos_watch``), which no message pays for.
+
+The one event the node takes, ``message_lost`` of its targets, is not taken
+on Fast DDS: there, taking it can deadlock the process (ros2/rmw_fastrtps#890,
+fixed upstream in June 2026, not in Jazzy's 8.4.3 nor Kilted's 9.3.3).  The
+executor's ``take_event`` holds the event's mutex while it asks the reader
+for its sample-lost status, which takes the reader's mutex, while Fast DDS's
+receive thread holds the reader's mutex and reports a lost sample, which
+takes the event's.  Under a flood the node stopped: no callback, no timer,
+no signal heard (doc/reliability.md).  There the gaps in the publishers'
+sequence numbers (``lost``) still count every target lost.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -17,15 +27,31 @@ graph, a topic at a time (``node.qos_watch``), which no message pays for.
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
 # language governing permissions and limitations under the License.
 
+from typing import Optional
+
 try:
     from rclpy.event_handler import PublisherEventCallbacks, SubscriptionEventCallbacks
 except ImportError:  # Humble: the same classes under their older module name
     from rclpy.qos_event import (  # type: ignore[no-redef]
         PublisherEventCallbacks, SubscriptionEventCallbacks)
 
+#: the middlewares whose ``message_lost`` event can deadlock the process (see above)
+MESSAGE_LOST_DEADLOCKS = ('rmw_fastrtps_cpp', 'rmw_fastrtps_dynamic_cpp')
+
+
+def message_lost_refusal() -> Optional[str]:
+    """Return why the ``message_lost`` event is not taken on this middleware, or None."""
+    from rclpy.utilities import get_rmw_implementation_identifier
+
+    rmw = get_rmw_implementation_identifier()
+    if rmw in MESSAGE_LOST_DEADLOCKS:
+        return f'not read: {rmw} can deadlock on it (ros2/rmw_fastrtps#890)'
+    return None
+
+
 #: ``event_callbacks`` for a publisher or subscription without any handler
 QUIET_PUBLISHER = PublisherEventCallbacks(use_default_callbacks=False)
 QUIET_SUBSCRIPTION = SubscriptionEventCallbacks(use_default_callbacks=False)
 
-__all__ = ['PublisherEventCallbacks', 'QUIET_PUBLISHER', 'QUIET_SUBSCRIPTION',
-           'SubscriptionEventCallbacks']
+__all__ = ['message_lost_refusal', 'MESSAGE_LOST_DEADLOCKS', 'PublisherEventCallbacks',
+           'QUIET_PUBLISHER', 'QUIET_SUBSCRIPTION', 'SubscriptionEventCallbacks']
