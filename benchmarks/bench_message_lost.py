@@ -36,6 +36,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -48,10 +49,16 @@ STALL_S = 5.0
 VARIANTS = {'baseline: no message_lost event': False, 'message_lost event taken': True}
 
 
+def flood_qos() -> Any:
+    """Return the QoS of both ends of the flood: best effort, depth 1 (most samples lost)."""
+    from rclpy.qos import QoSProfile, ReliabilityPolicy
+
+    return QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
+
+
 def subscriber(topic: str, event: bool) -> None:
     """Take the flood on ``topic`` (with the ``message_lost`` event if ``event``); print counts."""
     import rclpy
-    from rclpy.qos import QoSProfile, ReliabilityPolicy
     from std_msgs.msg import Int64
     from twobone_ik_ros.ros.executor_choice import spinner_executor
     from twobone_ik_ros.ros.qos_events import QUIET_SUBSCRIPTION, SubscriptionEventCallbacks
@@ -67,7 +74,7 @@ def subscriber(topic: str, event: bool) -> None:
         counts['lost'] += 1
 
     node.create_subscription(
-        Int64, topic, on_message, QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT),
+        Int64, topic, on_message, flood_qos(),
         event_callbacks=SubscriptionEventCallbacks(message_lost=on_lost) if event
         else QUIET_SUBSCRIPTION)
 
@@ -85,13 +92,11 @@ def subscriber(topic: str, event: bool) -> None:
 def publisher(topic: str) -> None:
     """Publish on ``topic`` as fast as rclpy can, until killed."""
     import rclpy
-    from rclpy.qos import QoSProfile, ReliabilityPolicy
     from std_msgs.msg import Int64
 
     rclpy.init()
     node = rclpy.create_node('bench_message_lost_publisher')
-    pub = node.create_publisher(
-        Int64, topic, QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT))
+    pub = node.create_publisher(Int64, topic, flood_qos())
     message = Int64()
     while True:
         message.data += 1

@@ -422,8 +422,8 @@ def counters_once_settled(probe, expected=None, timeout=30.0, accounted=None):
             return received[-1] == expected
         return len(received) == 3 and len(set(received)) == 1
     probe.spin_until(settled, timeout)
-    return {key: value if key == 'lost.dds' and message_lost_refusal() else int(value)
-            for key, value in seen[-1].items()
+    text = ('lost.dds',) if message_lost_refusal() else ()  # the reason, not a count
+    return {key: value if key in text else int(value) for key, value in seen[-1].items()
             if not key.startswith(('param.', 'arm', 'security'))}
 
 

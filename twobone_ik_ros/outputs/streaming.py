@@ -201,21 +201,25 @@ class Playback:
         """Return the poses of the path played back from the one due now on (None: no path)."""
         if self._path is None:
             return None
-        positions, times_ns, start, _ = self._path
-        index = int(np.searchsorted(times_ns, node_time_ns(self._node) - start, side='right')) - 1
-        return positions[max(index, 0):]
+        return self._path[0][max(self._due(), 0):]
 
     @property
     def playing(self) -> bool:
         """Tell whether a path is being played back."""
         return self._path is not None
 
+    def _due(self) -> int:
+        """Return the index of the pose of the path played back due now (-1: none yet)."""
+        assert self._path is not None
+        _, times_ns, start, _ = self._path
+        return int(np.searchsorted(times_ns, node_time_ns(self._node) - start, side='right')) - 1
+
     def _play(self) -> None:
         """Publish the last pose of the path that is due, and stop after the final one."""
         if self._path is None:
             return
-        positions, times_ns, start, publish = self._path
-        index = int(np.searchsorted(times_ns, node_time_ns(self._node) - start, side='right')) - 1
+        positions, times_ns, _, publish = self._path
+        index = self._due()
         if index < 0:
             return
         theta1, theta2 = float(positions[index, 0]), float(positions[index, 1])
