@@ -6,7 +6,7 @@ Conformance: each scenario runs a real rclpy node, spun in a thread by
 rclpy's ``SingleThreadedExecutor``, with a peer node on rclpy's executor in a
 context of its own talking to it over loopback DDS.  A scenario returns what
 the node's callbacks saw; the two outcomes must be equal, and equal to what
-rclpy's documentation promises.  The scenarios are the cases the IK node
+rclpy's documentation promises (rclpy's run once more if it missed: ``baseline``).  The scenarios are the cases the IK node
 meets or could meet: message-only and message-info subscriptions; entities
 made and destroyed by callbacks, also one destroyed by a callback of the same
 wake; services and clients; timers cancelled, reset and on a simulated clock;
@@ -26,7 +26,9 @@ under a wait, the rclpy releases it serves.
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
 # language governing permissions and limitations under the License.
 
+import gc
 import inspect
+import os
 import threading
 import time
 
@@ -97,6 +99,11 @@ class Pair:
         self.peer.destroy_node()
         for context in self.contexts:
             shut_down(context)  # its participant leaves the graph now, not at the next gc
+
+
+def threads():
+    """Return how many threads this process has: DDS participants left alive show here."""
+    return len(os.listdir('/proc/self/task'))
 
 
 def since(times):
@@ -281,10 +288,14 @@ def action_client(pair):
             client.send_goal_async(goal).add_done_callback(on_goal)
 
     node.create_timer(0.05, send)
+    started = time.monotonic()
     pair.start()
     # an action is five entities to discover both ways: with three lanes and two
     # CPU-bound processes beside it, rclpy's own executor took more than 10 s
     pair.spin_until(lambda: len(seen) == 2, timeout=30.0)
+    print(f'action_client on {pair.kind}: {len(sent)} goals sent, the first '
+          + (f'{sent[0] - started:.2f} s after the start' if sent else 'never (no server seen)')
+          + f', seen {seen}; {threads()} threads')  # pytest shows it when the test fails
     return seen
 
 
@@ -414,13 +425,35 @@ def run(scenario, kind):
         return scenario(pair)
     finally:
         pair.close()
+        del pair  # and the cycles its nodes and callbacks make: their participants go now,
+        gc.collect()  # not while the next run meets its peer (doc/testing.md)
+
+
+def baseline(scenario):
+    """
+    Return rclpy's own outcome of ``scenario``: run again once, in fresh contexts, if it missed.
+
+    rclpy's run is the yardstick the lean executor is held to, and what
+    rclpy's documentation promises is checked on it.  Once in CI (three lanes
+    and two CPU-bound processes beside them) rclpy's own executor heard no
+    answer to an action goal in 30 s, where the lean one had it in under a
+    second: the middleware's, not the executor under test.  A second run in
+    contexts of their own settles it (the first is printed); the lean
+    executor's run has no second chance.
+    """
+    outcome = run(scenario, 'rclpy')
+    if outcome != SCENARIOS[scenario]():
+        print(f'rclpy itself, first run: {outcome} ({threads()} threads); run again'
+              ' in fresh contexts')
+        outcome = run(scenario, 'rclpy')
+    return outcome
 
 
 @pytest.mark.parametrize('scenario', list(SCENARIOS), ids=lambda s: s.__name__)
 def test_the_lean_executor_does_what_rclpys_does(scenario):
-    outcomes = {kind: run(scenario, kind) for kind in KINDS}
-    assert outcomes['rclpy'] == SCENARIOS[scenario](), 'rclpy itself: ' + inspect.getdoc(scenario)
-    assert outcomes['lean'] == outcomes['rclpy']
+    lean, rclpys = run(scenario, 'lean'), baseline(scenario)
+    assert rclpys == SCENARIOS[scenario](), 'rclpy itself: ' + inspect.getdoc(scenario)
+    assert lean == rclpys
 
 
 # ------------------------------------------------------------------ the lean executor's own
