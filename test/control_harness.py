@@ -208,12 +208,14 @@ class ControlledArm:
         last = self.probe.joint_states[-1]
         return in_joint_order(last.name, last.position, self.joints)
 
+    def at(self, angles, tolerance=AT):
+        """Return whether the measured angles are within ``tolerance`` of ``angles``."""
+        now = self.measured()
+        return now is not None and self._at(now, angles, tolerance)
+
     def wait_until_at(self, angles, timeout=20.0, tolerance=AT):
         """Wait until the measured angles are within ``tolerance`` of ``angles``."""
-        def there():
-            now = self.measured()
-            return now is not None and self._at(now, angles, tolerance)
-        assert self.probe.spin_until(there, timeout), \
+        assert self.probe.spin_until(lambda: self.at(angles, tolerance), timeout), \
             f'the arm is at {self.measured()}, not {angles}'
         return self.measured()
 

@@ -6,16 +6,17 @@ Conformance: each scenario runs a real rclpy node, spun in a thread by
 rclpy's ``SingleThreadedExecutor``, with a peer node on rclpy's executor in a
 context of its own talking to it over loopback DDS.  A scenario returns what
 the node's callbacks saw; the two outcomes must be equal, and equal to what
-rclpy's documentation promises (rclpy's run once more if it missed: ``baseline``).  The scenarios are the cases the IK node
-meets or could meet: message-only and message-info subscriptions; entities
-made and destroyed by callbacks, also one destroyed by a callback of the same
-wake; services and clients; timers cancelled, reset and on a simulated clock;
-an action client's goal and result futures with their done callbacks; guard
-conditions and QoS events; an exception in a callback and in a future's done
-callback; a stop under load; callbacks the lean executor does not serve
-(a coroutine, a timer callback that takes ``TimerInfo``), where it steps aside
-for rclpy's.  Then the lean executor's own rules: a wake, a context shut down
-under a wait, the rclpy releases it serves.
+rclpy's documentation promises (rclpy's run once more if it missed:
+``baseline``).  The scenarios are the cases the IK node meets or could meet:
+message-only and message-info subscriptions; entities made and destroyed by
+callbacks, also one destroyed by a callback of the same wake; services and
+clients; timers cancelled, reset and on a simulated clock; an action
+client's goal and result futures with their done callbacks; guard conditions
+and QoS events; an exception in a callback and in a future's done callback;
+a stop under load; callbacks the lean executor does not serve (a coroutine,
+a timer callback that takes ``TimerInfo``), where it steps aside for rclpy's.
+Then the lean executor's own rules: a wake, a context shut down under a
+wait, the rclpy releases it serves.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

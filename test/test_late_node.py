@@ -76,6 +76,9 @@ FROM, TO, INSTEAD = (-1.1, -0.9), (1.0, 0.9), (0.3, -1.2)
 #: its margin for the float rounding of a bar met exactly)
 VELOCITY_BAR, ACCELERATION_BAR = 1.05, 1.10
 START_S = 1000.0
+#: how long the arm may stand short of an answer (s of wall time: longer than any stall), and
+#: how long a move may take at most, however slowly it goes
+QUIET_S, CAP_S = 20.0, 600.0
 CONFIG = os.path.join(os.path.dirname(__file__), '..', 'config', 'controllers.yaml')
 
 
@@ -99,9 +102,8 @@ def node_pid(arm):
 
 def stalled(arm, pid, stall_s, moved_from, far, during=None):
     """Stop the node once the arm is ``far`` (rad) from ``moved_from``, for ``stall_s``."""
-    assert arm.probe.spin_until(
-        lambda: max(abs(a - b) for a, b in zip(arm.measured(), moved_from)) > far, 30.0), \
-        'the arm did not move'
+    while_moving(arm, lambda: max(abs(a - b) for a, b in zip(arm.measured(), moved_from)) > far,
+                 f'{far} rad from {moved_from}')
     os.kill(pid, signal.SIGSTOP)
     try:
         if during is not None:
@@ -109,6 +111,28 @@ def stalled(arm, pid, stall_s, moved_from, far, during=None):
         arm.probe.spin_for(stall_s)
     finally:
         os.kill(pid, signal.SIGCONT)
+
+
+def while_moving(arm, done, what, quiet_s=QUIET_S, cap_s=CAP_S):
+    """
+    Wait for ``done`` as long as the arm moves; fail on ``quiet_s`` of wall time standing.
+
+    Not a bound on the move's wall time: the node streams one period of the
+    motion per message, and the test's simulated clock steps one period at a
+    time (``sim_clock``), so on a host that gives both few turns a move takes
+    that many more seconds of wall time (at 500 Hz and rtf 2 a clock of 1000
+    steps a second; a Kilted CI lane 35 % slower than the run before had no
+    answer in a fixed 60 s).  An arm that stands short of ``done`` is the
+    failure, and says where it stands.
+    """
+    deadline = time.monotonic() + cap_s
+    while not done():
+        last = arm.measured()
+        moved = arm.probe.spin_until(lambda: done() or arm.measured() != last, quiet_s)
+        assert moved and time.monotonic() < deadline, (
+            f'{what}: the arm stood at {arm.measured()} for {quiet_s} s'
+            if not moved else f'{what}: not within {cap_s} s, the arm still moving',
+            diagnostics(arm))
 
 
 def judge(states, commands, rest, period, exact_stamps):
@@ -231,7 +255,7 @@ def run(arm, clock, output, rate, rtfs):
         if kind == 'path':
             arm.send_path(PATH)
             stalled(arm, pid, stall, start, 0.3)
-            arm.wait_until_at((end.theta1, end.theta2), timeout=60.0, tolerance=1e-9)
+            while_moving(arm, lambda: arm.at((end.theta1, end.theta2), 1e-9), 'the path')
             mark = None
         else:
             mark = send_marked(arm, *TO)
@@ -242,7 +266,7 @@ def run(arm, clock, output, rate, rtfs):
                 stalled(arm, pid, stall, start, 0.5,
                         during=lambda: marks.append(send_marked(arm, *INSTEAD)))
                 mark = marks[0]
-            assert arm.probe.spin_until(lambda: answered(arm, mark), 60.0), diagnostics(arm)
+            while_moving(arm, lambda: answered(arm, mark), f'the answer to {kind}')
         settled(arm)
         after = diagnostics(arm)
         failed = {key: value for key, value in after.items()
