@@ -129,10 +129,12 @@ def while_moving(arm, done, what, quiet_s=QUIET_S, cap_s=CAP_S):
     while not done():
         last = arm.measured()
         moved = arm.probe.spin_until(lambda: done() or arm.measured() != last, quiet_s)
-        assert moved and time.monotonic() < deadline, (
-            f'{what}: the arm stood at {arm.measured()} for {quiet_s} s'
-            if not moved else f'{what}: not within {cap_s} s, the arm still moving',
-            diagnostics(arm))
+        if done():
+            return
+        assert moved, (f'{what}: the arm stood at {arm.measured()} for {quiet_s} s',
+                       diagnostics(arm))
+        assert time.monotonic() < deadline, (
+            f'{what}: not within {cap_s} s, the arm still moving', diagnostics(arm))
 
 
 def judge(states, commands, rest, period, exact_stamps):
