@@ -254,7 +254,7 @@ class ControlledArm:
             end = self.command(x, y, timeout=max(0.0, deadline - time.monotonic()))
             while True:
                 before = self.measured()
-                if self.probe.spin_until(lambda: self._at(self.measured(), end, AT),
+                if self.probe.spin_until(lambda: self.at(end),
                                          max(0.0, min(3.0, deadline - time.monotonic()))):
                     return end
                 assert time.monotonic() < deadline, \
@@ -293,8 +293,7 @@ class ControlledArm:
             self._command_pub.publish(message)
             if time.monotonic() + 1.0 >= deadline:
                 return self.wait_until_at((theta1, theta2), max(0.0, deadline - time.monotonic()))
-            if self.probe.spin_until(lambda: self._at(self.measured() or (math.inf, math.inf),
-                                                      (theta1, theta2), AT), 1.0):
+            if self.probe.spin_until(lambda: self.at((theta1, theta2)), 1.0):
                 return self.measured()
 
     def wait_for_node_state(self, angles, timeout=20.0):

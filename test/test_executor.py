@@ -99,7 +99,7 @@ class Pair:
         self.node.destroy_node()
         self.peer.destroy_node()
         for context in self.contexts:
-            shut_down(context)  # its participant leaves the graph now, not at the next gc
+            shut_down(context)  # its participant goes at the collection in run(), pair freed
 
 
 def threads():
