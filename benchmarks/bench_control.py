@@ -14,7 +14,7 @@ JointTrajectory; a Float64MultiArray; that trajectory as a goal of
 rclcpp_action's client, its result asked for): the floor for a node that
 answers in that message; and for the two topics the same relay in Python
 (``benchmarks/py_relay.py``: the target's bytes, the law of cosines, one
-reused message, on the package's lean executor), the floor for a Python
+reused message, on rclpy's EventsExecutor), the floor for a Python
 node.  All get each target in the same millisecond.
 The action's goals go to a minimal FollowJointTrajectory server per system
 (``cpp_relay``'s ``goal_server``, rclcpp_action's, as joint_trajectory_controller's
@@ -45,9 +45,8 @@ floor against the C++ relay; the last is for scripts:
     trajectory_floor_ratio=<node/Python relay, joint_trajectory, 100 Hz>
     stream_floor_ratio=<node/Python relay, forward_command, 100 Hz>
     action_topic_ratio=<node's follow_joint_trajectory/its joint_trajectory, 100 Hz>
-    [events_cpu_ratio=<the Python floor on rclpy's EventsExecutor/on the lean one>
-     st_cpu_ratio=<the node on rclpy's SingleThreadedExecutor/on the lean one>
-     node_events_cpu_ratio=<the node on rclpy's EventsExecutor/on the lean one>]
+    [py_st_cpu_ratio=<the Python floor on rclpy's SingleThreadedExecutor/on its EventsExecutor>
+     st_cpu_ratio=<the node on rclpy's SingleThreadedExecutor/on its EventsExecutor>]
     [trajectory_before_ratio=<node/before> stream_before_ratio=<node/before>
      action_before_ratio=<node/before>]
     action_unaccounted=<follow_joint_trajectory at 1 kHz: targets the node
@@ -56,10 +55,9 @@ floor against the C++ relay; the last is for scripts:
     and --before (each output at 100 Hz))
 
 The node and the Python floor run on their default executor (rclpy's
-EventsExecutor where rclpy has it, ``ros.executor_choice``); ``--executors``
-adds both on each other one: ``node_lean`` and ``py_lean`` on the lean
-executor, ``node_st`` and ``py_st`` on rclpy's SingleThreadedExecutor (and
-``node_ev``, ``py_ev`` on the EventsExecutor where it is not the default).
+EventsExecutor where rclpy has it, ``ros.process.make_executor``);
+``--executors`` adds both on rclpy's SingleThreadedExecutor (``node_st``,
+``py_st``).
 ``--systems`` keeps only the systems it names.  ``--before DIR`` adds the node of another
 checkout of the package (``before``: a change's base), so that a change is
 measured before and after in one run.
@@ -347,11 +345,11 @@ def answers(arm, sent):
 
 
 def executors_line(ratio):
-    """Return ``--executors``' ratios: each executor against the lean one (joint_trajectory)."""
-    keys = (('events_cpu_ratio', 'py', 'events'), ('st_cpu_ratio', 'node', 'rclpy'),
-            ('node_events_cpu_ratio', 'node', 'events'))
-    return ''.join(f' {key}=' + ratio('joint_trajectory', system(role, kind), system(role, 'lean'))
-                   for key, role, kind in keys)
+    """Return ``--executors``' ratios: SingleThreaded against the Events one (joint_trajectory)."""
+    keys = (('py_st_cpu_ratio', 'py'), ('st_cpu_ratio', 'node'))
+    return ''.join(f' {key}=' + ratio('joint_trajectory', system(role, 'rclpy'),
+                                      system(role, 'events'))
+                   for key, role in keys)
 
 
 def main():

@@ -60,7 +60,7 @@ def subscriber(topic: str, event: bool) -> None:
     """Take the flood on ``topic`` (with the ``message_lost`` event if ``event``); print counts."""
     import rclpy
     from std_msgs.msg import Int64
-    from twobone_ik_ros.ros.executor_choice import spinner_executor
+    from twobone_ik_ros.ros.process import make_executor
     from twobone_ik_ros.ros.qos_events import QUIET_SUBSCRIPTION, SubscriptionEventCallbacks
 
     rclpy.init()
@@ -83,8 +83,7 @@ def subscriber(topic: str, event: bool) -> None:
             time.sleep(0.5)
             print(counts['messages'], counts['lost'], flush=True)
     threading.Thread(target=report, daemon=True).start()
-    executor = spinner_executor(node, 'default')
-    executor.add_node(node)
+    executor = make_executor(node)
     while True:
         executor.spin_once(timeout_sec=0.5)
 

@@ -18,18 +18,16 @@ rate: p50 and p99 latency, targets lost (sent and never answered), and CPU
 time of the serving process per target it answered, from the first target
 to the last answer.  Then, each alone, the highest rate of a ladder at
 which it still loses under 1 %.  The node spins on its default executor
-(rclpy's EventsExecutor where rclpy has it: ``ros.executor_choice``);
-``--executors`` adds it on each other one beside it (``node_lean`` on the
-lean executor, ``node_st`` on rclpy's SingleThreadedExecutor, ``node_ev`` on
-the EventsExecutor where it is not the default).  ``--before DIR`` adds the node
+(rclpy's EventsExecutor where rclpy has it: ``ros.process.make_executor``);
+``--executors`` adds it on the other one beside it (``node_st`` on rclpy's
+SingleThreadedExecutor, where the EventsExecutor is the default).  ``--before DIR`` adds the node
 of another checkout of the package (``before``: a change's base) beside it,
 so that a change is measured before and after in one run.  The last line is
 for scripts:
 
     p50_ratio=<node/relay at 1 kHz> cpu_ratio=<node/relay CPU per target>
     lost_node=<n> lost_relay=<n> cpp_ratio=<node/C++ relay CPU per target>
-    [st_cpu_ratio=<the node on rclpy's SingleThreadedExecutor/on the lean one>
-     events_cpu_ratio=<the node on rclpy's EventsExecutor/on the lean one>]
+    [st_cpu_ratio=<the node on rclpy's SingleThreadedExecutor/on the EventsExecutor>]
     [before_cpu_ratio=<node/before CPU per target>]
     (on one line; cpp_ratio=none without rclcpp; the last two with --executors
     and --before)
@@ -62,24 +60,29 @@ CPP = 'cpp'
 BEFORE = 'before'
 #: each executor (TWOBONE_IK_EXECUTOR) and the suffix of a system that runs on it
 #: (``--executors``): the node and the Python floor run on their default executor as
-#: ``node`` and ``py`` (ros.executor_choice: rclpy's EventsExecutor where it is there),
-#: and on each other one as ``node_<suffix>`` and ``py_<suffix>``
-EXECUTOR_SUFFIXES = {'events': 'ev', 'lean': 'lean', 'rclpy': 'st'}
+#: ``node`` and ``py`` (ros.process.make_executor: rclpy's EventsExecutor where it is
+#: there), and on the other one as ``node_<suffix>`` and ``py_<suffix>``
+EXECUTOR_SUFFIXES = {'events': 'ev', 'rclpy': 'st'}
+
+
+def has_events_executor():
+    """Tell whether this rclpy has the EventsExecutor (Jazzy on)."""
+    try:
+        from rclpy.experimental import EventsExecutor  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def system(role, kind):
     """Return the system that runs ``role`` (node, py) on the executor ``kind``."""
-    from twobone_ik_ros.ros.executor_choice import default_kind
-
-    return role if kind == default_kind() else f'{role}_{EXECUTOR_SUFFIXES[kind]}'
+    default = 'events' if has_events_executor() else 'rclpy'
+    return role if kind == default else f'{role}_{EXECUTOR_SUFFIXES[kind]}'
 
 
 def other_executors(roles):
     """Return each system of ``roles`` on an executor other than the default, with it."""
-    from twobone_ik_ros.ros.executor_choice import events_executor_class
-
-    kinds = [kind for kind in EXECUTOR_SUFFIXES
-             if kind != 'events' or events_executor_class() is not None]
+    kinds = [kind for kind in EXECUTOR_SUFFIXES if kind != 'events' or has_events_executor()]
     return {system(role, kind): kind for role in roles for kind in kinds
             if system(role, kind) != role}
 
@@ -396,7 +399,7 @@ def main():
     parser.add_argument('--executor', choices=tuple(EXECUTOR_SUFFIXES), default='',
                         help="the node's executor (TWOBONE_IK_EXECUTOR); default: the node's own")
     parser.add_argument('--executors', action='store_true',
-                        help='the node on each other executor too (node_lean, node_st, ...)')
+                        help='the node on the other executor too (node_st)')
     parser.add_argument('--profile', metavar='DIR', default='',
                         help='sample the node during the 1 kHz rounds (py-spy, perf) into DIR')
     parser.add_argument('--before', metavar='DIR', default='',
@@ -466,12 +469,10 @@ def main():
         cpp = (f'{cpu_per_target(at_1khz["node"]) / cpu_per_target(at_1khz[CPP]):.3f}'
                if CPP in at_1khz else 'none')
         others = ''
-        if options.executors:  # against the lean executor, as these ratios were first
-            lean = cpu_per_target(at_1khz[system('node', 'lean')])
-            for key, kind in (('st_cpu_ratio', 'rclpy'), ('events_cpu_ratio', 'events')):
-                if system('node', kind) in at_1khz:
-                    others += (f' {key}='
-                               f'{cpu_per_target(at_1khz[system("node", kind)]) / lean:.3f}')
+        if options.executors and system('node', 'rclpy') in at_1khz:
+            events = cpu_per_target(at_1khz[system('node', 'events')])
+            others += (' st_cpu_ratio='
+                       f'{cpu_per_target(at_1khz[system("node", "rclpy")]) / events:.3f}')
         if BEFORE in at_1khz:
             before = cpu_per_target(at_1khz['node']) / cpu_per_target(at_1khz[BEFORE])
             others += f' before_cpu_ratio={before:.3f}'

@@ -217,12 +217,13 @@ def big_client_main(poses, rounds):
     """Serve as the client process of ``big_path_client``: print the delays as JSON, leave."""
     import json
 
+    import threading
+
     import rclpy
-    from twobone_ik_ros.ros.process import Spinner
 
     rclpy.init()
     node = rclpy.create_node('bench_path_big_client')
-    Spinner(node).start()
+    threading.Thread(target=rclpy.spin, args=(node,), daemon=True).start()
     print(json.dumps(big_path_delays(node, poses, rounds)), flush=True)
     os._exit(0)
 

@@ -3,7 +3,7 @@
 The Python floor of ``bench_control``: the C++ relay's work, in an rclpy node.
 
 What ``cpp_relay`` does, as little Python as rclpy allows: each target is
-taken as bytes (``ros.wire.TargetReader``), solved by the law of cosines
+taken as rclpy's message, solved by the law of cosines
 (elbow up, a target out of reach clamped onto the ray) and answered with one
 reused message with the target's stamp: a one-point JointTrajectory (the
 goal, ``time_from_start`` 0.1 s) on ``joint_trajectory`` or a
@@ -40,13 +40,11 @@ def main():
     from geometry_msgs.msg import PointStamped
     from std_msgs.msg import Float64MultiArray
     from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
-    from twobone_ik_ros.ros.executor_choice import spinner_executor
-    from twobone_ik_ros.ros.wire import TargetReader
+    from twobone_ik_ros.ros.process import make_executor
 
     rclpy.init(args=sys.argv)
     node = rclpy.create_node('relay')
     output = node.declare_parameter('output', 'joint_trajectory').value
-    reader = TargetReader()
     if output == 'joint_trajectory':
         message = JointTrajectory(joint_names=['shoulder_joint', 'elbow_joint'])
         message.points = [JointTrajectoryPoint(positions=[0.0, 0.0])]
@@ -57,25 +55,21 @@ def main():
         publisher = node.create_publisher(Float64MultiArray, 'commands', 10)
     point = message.points[0] if output == 'joint_trajectory' else None
 
-    def solve(raw):
-        target = reader.read(raw)
-        if target is None:
-            return
-        sec, nanosec, _, x, y, _ = target
+    def solve(target):
+        x, y = target.point.x, target.point.y
         reach = min(max(math.hypot(x, y), abs(R1 - R2)), R1 + R2)
         cosine = min(max((reach * reach - R1 * R1 - R2 * R2) / (2.0 * R1 * R2), -1.0), 1.0)
         theta2 = -math.acos(cosine)
         theta1 = math.atan2(y, x) - math.atan2(R2 * math.sin(theta2), R1 + R2 * math.cos(theta2))
         if point is not None:
-            message.header.stamp.sec, message.header.stamp.nanosec = sec, nanosec
+            message.header.stamp = target.header.stamp
             point.positions = [theta1, theta2]
         else:
             message.data = [theta1, theta2]
         publisher.publish(message)
 
-    node.create_subscription(PointStamped, 'target', solve, 10, raw=True)
-    executor = spinner_executor(node, os.environ.get('TWOBONE_IK_EXECUTOR', 'default'))
-    executor.add_node(node)
+    node.create_subscription(PointStamped, 'target', solve, 10)
+    executor = make_executor(node, os.environ.get('TWOBONE_IK_EXECUTOR', 'default'))
     try:
         while rclpy.ok(context=node.context):
             executor.spin_once(timeout_sec=0.5)

@@ -112,7 +112,7 @@ twobone_requirements() {
   if [ "$TWOBONE_DISTRO" = humble ]; then
     set -- "$TWOBONE_PLATFORM" runtime ros-python
   else
-    set -- "$TWOBONE_DISTRO" "$TWOBONE_DISTRO-test" "$TWOBONE_PLATFORM" runtime ros-python dev
+    set -- "$TWOBONE_DISTRO" "$TWOBONE_PLATFORM" runtime ros-python dev
   fi
   for name in "$@"; do echo "$TWOBONE_ROOT/requirements/$name.txt"; done
 }

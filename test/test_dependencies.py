@@ -45,7 +45,7 @@ ROS_MODULES = {
     'sensor_msgs', 'std_msgs', 'visualization_msgs', 'tf2_msgs', 'ament_index_python',
     'nav_msgs', 'trajectory_msgs', 'controller_manager_msgs', 'action_msgs', 'rosgraph_msgs',
     'launch', 'launch_ros', 'launch_pytest', 'ament_copyright', 'ament_flake8', 'ament_pep257',
-    'test_msgs', 'xacro'}
+    'xacro'}
 #: the package and the suite's own helper modules (any test/*.py can be imported by another)
 OWN_MODULES = {'twobone_ik_ros'} | {
     os.path.splitext(os.path.basename(path))[0]

@@ -152,8 +152,8 @@ def ready(bench, output, kind, topic, arm=None):
     return mode
 
 
-def test_each_controller_output_is_its_modules_transport():
-    """A row of ``Output`` that drives a controller and ``outputs/<value>.py``: nothing else."""
+def test_each_controller_output_has_its_transport_in_the_table():
+    """A row of ``Output`` that drives a controller: its row of ``TRANSPORTS``, its module."""
     from twobone_ik_ros.model.interface import Output
     from twobone_ik_ros.outputs.modes import TRANSPORTS
     from twobone_ik_ros.outputs.transport import Transport
@@ -423,7 +423,7 @@ def test_a_mode_rcl_refuses_midway_leaves_the_one_in_force_and_nothing_of_its_ow
     from rclpy.action import ActionClient
     from std_msgs.msg import Float64MultiArray
     from twobone_ik_ros.model.interface import Output
-    from twobone_ik_ros.ros.process import rclpy_error
+    from twobone_ik_ros.ros.rclpy_workarounds import rclpy_error
     output = OutputSwitch(bench.node, lambda position: None, lambda key, describe: None,
                           lambda f: f)
     output.configure(config('joint_states'))
@@ -446,72 +446,3 @@ def test_a_mode_rcl_refuses_midway_leaves_the_one_in_force_and_nothing_of_its_ow
     assert {kind: set(getattr(bench.node, kind)) for kind in before} == before
     output.configure(config('joint_states'))  # the mode in force, configured as before
     assert output.mode is in_force
-
-
-def test_on_the_lean_executor_the_arms_states_wait_while_a_move_is_under_way():
-    """
-    While a move runs, the joint states wait for the node and are read when it needs them.
-
-    The node on the lean executor in a context of its own, the arm and its
-    controller on rclpy's in another: no state is read between the move's
-    sending and its end unless something asks (``measured``), and once the
-    move is due they are read as they come, with nothing asking: the arm,
-    put on the goal meanwhile, is reached.
-    """
-    from sensor_msgs.msg import JointState
-    from std_msgs.msg import Header
-    from trajectory_msgs.msg import JointTrajectory
-    from twobone_ik_ros.ros.executor import LeanExecutor
-    bench = Bench()  # its node is replaced by one in a context of its own
-    bench.executor.remove_node(bench.node)
-    bench.node.destroy_node()
-    context = rclpy.Context()
-    rclpy.init(context=context)
-    node = rclpy.create_node('transported', namespace=bench.namespace, context=context)
-    lean = LeanExecutor(context=context)
-    lean.add_node(node)
-    try:
-        arrival = Arrival(node, lambda key, describe: None)
-        parts = Parts(node, arrival, lambda position: None, lambda f: f)
-        arm = [0.0, 0.0]
-        publisher = bench.peer.create_publisher(JointState, 'joint_states', 10)
-        bench.peer.create_timer(0.01, lambda: publisher.publish(JointState(
-            header=Header(stamp=bench.peer.get_clock().now().to_msg()), name=JOINTS,
-            position=list(arm))))
-        bench.take(JointTrajectory, 'joint_trajectory')
-        ik = config('joint_trajectory', goal_tolerance=0.002)
-        arrival.configure(ik, True)
-        mode = MODES[ik.output](parts, ik)
-        mode.configure(ik)
-
-        def spin_until(condition, timeout=10.0):
-            deadline = time.monotonic() + timeout
-            while not condition():
-                assert time.monotonic() < deadline, 'timed out'
-                lean.spin_once(timeout_sec=0.005)
-                bench.executor.spin_once(timeout_sec=0.005)
-
-        spin_until(lambda: arrival.heard_ns is not None)  # read as they come
-        spin_until(lambda: node.count_subscribers('joint_trajectory'))
-        mode.poll()  # the taker is seen
-        stamp = stamp_now(node)
-        goal = (1.5, -1.0)  # a move of about a second
-        mode.send(*goal, stamp, None)
-        end_ns = arrival.ledger.pending.end_ns
-        spin_until(lambda: bench.received)
-        waited = arrival.heard_ns
-        started = time.monotonic()
-        spin_until(lambda: time.monotonic() - started > 0.1)
-        assert node.get_clock().now().nanoseconds < end_ns, 'the move is long enough to watch'
-        assert arrival.heard_ns == waited, 'a state was read while nothing needed it'
-        assert mode.measured_angles() == (0.0, 0.0)
-        assert arrival.heard_ns > waited, 'the states that waited are read when asked for'
-        arm[:] = goal
-        spin_until(lambda: bench.reached)  # nothing asks: read as they come from its end on
-        assert bench.reached[0].header.stamp == stamp
-        mode.destroy()
-    finally:
-        lean.shutdown()
-        node.destroy_node()
-        shut_down(context)
-        bench.close_peer()

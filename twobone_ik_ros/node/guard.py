@@ -8,8 +8,7 @@ it with its traceback the first time each kind happens (the callback, the
 exception type and the line it came from), then at most once per period with how many more
 there were.  The node's diagnostics report the count (level ERROR).
 
-``GuardedNode`` is an rclpy node (one that can hold a subscription back,
-``ros.holding``) whose subscription and timer callbacks are all wrapped,
+``GuardedNode`` is an rclpy node whose subscription and timer callbacks are all wrapped,
 its own and those its parts create on it, and those rclpy creates while
 the node is being made (``use_sim_time`` true at start subscribes
 ``/clock`` inside ``Node.__init__``: the guard exists before it).
@@ -35,7 +34,7 @@ import traceback
 from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 import rclpy.logging
-from twobone_ik_ros.ros.holding import HoldingNode
+from rclpy.node import Node
 
 Callback = TypeVar('Callback', bound=Callable[..., Any])
 Kind = Tuple[str, str, str, int]
@@ -89,7 +88,7 @@ class CallbackGuard:
             seen[0], seen[1] = now, 0.0
 
 
-class GuardedNode(HoldingNode):
+class GuardedNode(Node):
     """An rclpy node whose subscription and timer callbacks cannot stop it."""
 
     def __init__(self, node_name: str, guard_period_s: float, **kwargs: Any) -> None:

@@ -88,11 +88,12 @@ from twobone_ik_ros.node.throttle import ThrottledWarnings
 from twobone_ik_ros.outputs.libraries import require
 from twobone_ik_ros.outputs.modes import OutputSwitch
 from twobone_ik_ros.ros.endpoints import publisher
-from twobone_ik_ros.ros.process import rclpy_error, run_node
+from twobone_ik_ros.ros.process import run_node
+from twobone_ik_ros.ros.rclpy_workarounds import rclpy_error
 from twobone_ik_ros.solver import Reason, Status
 
-#: TWOBONE_IK_EXECUTOR names the executor that spins the node (ros.executor_choice.EXECUTORS):
-#: by default rclpy's EventsExecutor where rclpy has it, else the lean one
+#: TWOBONE_IK_EXECUTOR names the executor that spins the node (ros.process.EXECUTORS):
+#: by default rclpy's EventsExecutor where rclpy has it, else its SingleThreadedExecutor
 EXECUTOR_VARIABLE = 'TWOBONE_IK_EXECUTOR'
 DIAGNOSTICS_PERIOD_S = 1.0
 WARNING_PERIOD_S = 2.0

@@ -1,17 +1,15 @@
 """
-Targets in: every PointStamped on ``target`` read, counted, and brought into the base frame.
+Targets in: every PointStamped on ``target`` counted, and brought into the base frame.
 
-Targets come serialised (raw): ``ros.wire.TargetReader`` reads one in the
-base frame straight from its bytes, because rclpy's message objects cost
-more than the solve; anything else (another encoding, another frame) is
-deserialised by rclpy, and what rclpy cannot read either is rejected as
-``malformed``.  A target in another frame waits for its transform
-(``frames``) while the node goes on.  Where rclpy passes message info
-(Iron on), the gaps in each publisher's sequence numbers are counted as
-``lost``; the middleware's own ``message_lost`` event as ``lost.dds``, except
-on Fast DDS, where taking it can deadlock (``ros.qos_events``).  That event is
-the one handled: rclpy's default handlers for QoS and type
-mismatches would be two more entities (``ros.qos_events``), and the
+Targets come serialised and are read with ``rclpy.serialization``, so that
+bytes that are no PointStamped are counted (``rejected.malformed``): a typed
+subscription's take drops them without a word (seen on Fast DDS).  A target
+in another frame waits for its transform (``frames``) while the node goes on.
+Where rclpy passes message info (Iron on), the gaps in each publisher's
+sequence numbers are counted as ``lost``; the middleware's own
+``message_lost`` event as ``lost.dds``, except on Fast DDS, where taking it
+can deadlock (``ros.qos_events``).  That event is the one handled: rclpy's
+default QoS and type mismatch handlers would be two more entities, and the
 publisher's side reports those too.
 """
 
@@ -27,7 +25,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional
 
-from builtin_interfaces.msg import Time
 from geometry_msgs.msg import PointStamped
 from rclpy.node import Node
 from rclpy.qos_overriding_options import QoSOverridingOptions
@@ -39,10 +36,7 @@ from twobone_ik_ros.node.frames import apply_transform, Reject, TargetFrames
 from twobone_ik_ros.ros.endpoints import subscription
 from twobone_ik_ros.ros.qos_events import (
     message_lost_refusal, QUIET_SUBSCRIPTION, SubscriptionEventCallbacks)
-from twobone_ik_ros.ros.wire import TargetReader
-
-#: Depth of the target queue: reliable, keep-last; a stream of setpoints wants
-#: the newest (override with qos_overrides parameters for a list of targets)
+from twobone_ik_ros.ros.rclpy_workarounds import accept_message_info_pairs
 
 #: solve(x, y, z, stamp): a target in the base frame
 Solve = Callable[[float, float, float, Any], None]
@@ -59,18 +53,18 @@ class TargetInput:
         self._solve = solve
         self._reject = reject
         self._gaps = SequenceGaps()
-        self._reader = TargetReader()
-        self._stamp = Time()  # the stamp of the target being solved, reused
         self._config = config
         with_info = hasattr(Subscription, 'CallbackType')  # no message info before Iron
         counters.lost_dds_refused = message_lost_refusal()
-        subscription(
+        taking = subscription(
             node, 'target', self.on_numbered if with_info else self.on_serialized,
             qos_overriding_options=QoSOverridingOptions.with_default_policies(),
             event_callbacks=QUIET_SUBSCRIPTION if counters.lost_dds_refused else
             SubscriptionEventCallbacks(message_lost=self._on_message_lost,
                                        use_default_callbacks=False),
             raw=True)
+        if with_info:
+            accept_message_info_pairs(taking)
 
     def configure(self, config: IKConfig) -> None:
         """Take targets in ``config``'s base frame, and wait for others' transforms as it says."""
@@ -90,26 +84,17 @@ class TargetInput:
         self.on_serialized(raw)
 
     def on_serialized(self, raw: bytes) -> None:
-        """Solve a target in the base frame straight from its bytes; the rest as messages."""
-        target = self._reader.read(raw)
-        if target is None or target[2] and target[2] != self._config.frame:
-            # another encoding, or another frame (tf2 takes the header); what
-            # rclpy cannot read either is not a target
-            try:
-                msg = deserialize_message(raw, PointStamped)
-            except Exception as error:  # noqa: B902  (rclpy's error types differ by distro)
-                self._counters.received += 1
-                detail = str(error)
-                self._reject('malformed', lambda: (
-                    f'a message of {len(raw)} bytes on target is not a readable '
-                    f'PointStamped: {detail}'))
-                return
-            self.on_message(msg)
+        """Read a target from its bytes; what rclpy cannot read is counted malformed."""
+        try:
+            msg = deserialize_message(raw, PointStamped)
+        except Exception as error:  # noqa: B902  (rclpy's error types differ by distro)
+            self._counters.received += 1
+            detail = str(error)
+            self._reject('malformed', lambda: (
+                f'a message of {len(raw)} bytes on target is not a readable '
+                f'PointStamped: {detail}'))
             return
-        self._counters.received += 1
-        stamp = self._stamp
-        stamp.sec, stamp.nanosec = target[0], target[1]
-        self._solve(target[3], target[4], target[5], stamp)
+        self.on_message(msg)
 
     def on_message(self, msg: PointStamped) -> None:
         """Solve a target given as a message, through tf2 when it is in another frame."""

@@ -84,14 +84,12 @@ class ControllerOutput(OutputMode):
     def _forget_arm(self) -> None:
         """Forget the arm's state, motion and cycles (another arm, a clock that jumped)."""
         self._pass_over()
-        self._states.release()
         self._transport.stop()
         self._tracker.forget()
         self.cycles.forget()
 
     def measured_angles(self) -> Optional[Angles]:
-        """Return the arm's last measured angles (None before any), the waiting states read."""
-        self._states.read_waiting()
+        """Return the arm's last measured angles (None before any)."""
         return self._tracker.measured
 
     def report(self) -> Optional[ArmReport]:
@@ -111,7 +109,6 @@ class ControllerOutput(OutputMode):
         transport = self._transport
         self._connected = transport.connected()
         transport.poll()
-        self._states.read_waiting()
         if self._waiting is not None and not transport.busy:
             self._free()  # the goal before it was never answered in time
         if self.arrival.poll():
@@ -138,10 +135,6 @@ class ControllerOutput(OutputMode):
 
     # --------------------------------------------------------- what the transport tells
 
-    def read_waiting(self) -> None:
-        """Read the joint states that waited (the stream's cycle is timed by them)."""
-        self._states.read_waiting()
-
     def held(self, late_ns: int, cycles: int) -> None:
         """Take a stream's hold of the arm: the move under way ends ``late_ns`` later."""
         self._tracker.delay(late_ns)
@@ -149,7 +142,6 @@ class ControllerOutput(OutputMode):
 
     def answered(self, move: Move, result: str, why: str) -> None:
         """Take the controller's answer to ``move`` (a success: where the arm is now)."""
-        self._states.read_waiting()
         self.arrival.answered(move, result, why)
 
     def taken(self) -> None:
@@ -191,7 +183,7 @@ class ControllerOutput(OutputMode):
         except (LimitRefusal, Unplanned) as refusal:
             self._refused(goal, refusal)
             return
-        self._dispatch(stamp, goal, finished, end, now, tracker.braked - braked)
+        self._dispatch(stamp, goal, finished, end, tracker.braked - braked)
 
     def _finish(self, plan: Callable[[int], Optional[AnyTimed]], now_ns: int
                 ) -> Optional[Tuple[AnyTimed, FinishedMotion, int]]:
@@ -222,11 +214,9 @@ class ControllerOutput(OutputMode):
         return finished
 
     def _dispatch(self, stamp: Any, goal: Angles, motion: Optional[FinishedMotion],
-                  end_ns: int, now_ns: int, braked: int = 0) -> None:
+                  end_ns: int, braked: int = 0) -> None:
         """
         Record the move to ``goal``, due at ``end_ns``, answering ``stamp``; send ``motion``.
-
-        ``now_ns``: when the move was planned (the node's clock, as ``end_ns``).
 
         Nothing taking the motions since the last ``poll``: asked again (a
         controller that has just come up), which costs a graph query only
@@ -240,13 +230,11 @@ class ControllerOutput(OutputMode):
         move = self.arrival.sent(stamp, goal, end_ns, self._connected, braked)
         if motion is not None:
             transport.send(motion, move)
-        self._states.hold(end_ns, now_ns)
 
     def _free(self) -> None:
         """Send the target that waited while the transport was busy, if one did."""
         waiting, self._waiting = self._waiting, None
         if waiting is not None:
-            self._states.read_waiting()  # the arm as it is now, not as it was before the wait
             self.send(*waiting)
 
     def _pass_over(self) -> None:
@@ -289,12 +277,11 @@ class ControllerOutput(OutputMode):
         """
         self._playback.stop()
         self._pass_over()
-        self._states.read_waiting()
         goal = (float(path.positions[-1, 0]), float(path.positions[-1, 1]))
         timed = self._run_path(path)
         if timed is not None:
             motion, finished, end = timed
-            self._dispatch(stamp, goal, finished, end, node_time_ns(self._node))
+            self._dispatch(stamp, goal, finished, end)
             return motion
         transport = self._transport
         transport.stop()
@@ -304,7 +291,7 @@ class ControllerOutput(OutputMode):
             self._playback.play(path.positions, path.times_ns, self._command_now)
         now = node_time_ns(self._node)
         self._dispatch(stamp, goal, finished if transport.whole else None,
-                       now + int(path.times_ns[-1]), now)
+                       now + int(path.times_ns[-1]))
         return None
 
     def _command_now(self, theta1: float, theta2: float) -> None:
@@ -345,7 +332,6 @@ class ControllerOutput(OutputMode):
         """
         if self._rein_playback():
             return
-        self._states.read_waiting()
         tracker = self._tracker
         motion = tracker.motion
         if motion is None:
@@ -361,7 +347,7 @@ class ControllerOutput(OutputMode):
         if planned is None:
             return  # the motion was over
         reined, finished, end = planned
-        self._dispatch(stamp, reined.goal, finished, end, now)
+        self._dispatch(stamp, reined.goal, finished, end)
         self._node.get_logger().warning(
             'the limits changed while the arm moved: '
             + ('it is held where it was: no motion within them could be planned'

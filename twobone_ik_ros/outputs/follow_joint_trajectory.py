@@ -22,9 +22,8 @@ second asking for every result was half the action's messages.  A server
 keeps a result for its ``result_timeout`` after the goal ends (rcl_action's
 default: 15 minutes on Humble, 10 s from Jazzy on): a timer that comes
 later finds it gone (``STATUS_UNKNOWN``), which ends nothing, and the move
-ends as the joint states or its deadline say.  The goals go on the action's
-own services (``ros.goals``), without rclpy's ActionClient and the status
-arrays it reads.
+ends as the joint states or its deadline say.  The goals go through rclpy's
+``ActionClient``.
 
 control_msgs is imported when the output is configured, not with the
 package: it comes with ros2_control, which a display does not need.
@@ -41,7 +40,7 @@ package: it comes with ros2_control, which a display does not need.
 from __future__ import annotations
 
 import time
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional
 
 from action_msgs.msg import GoalStatus
 from rclpy.node import Node
@@ -51,7 +50,7 @@ from twobone_ik_ros.motion.ledger import Move
 from twobone_ik_ros.outputs.trajectory_message import duration
 from twobone_ik_ros.outputs.trajectory_wire import TrajectoryMessages
 from twobone_ik_ros.outputs.transport import FinishedMotion, Owner, Transport
-from twobone_ik_ros.ros.endpoints import goal_client
+from twobone_ik_ros.ros.endpoints import action_client
 
 #: How long a goal sent may wait for its acceptance before a target waits no more for it
 #: (``TrajectoryGoals.busy``): far above an acceptance's round trip (milliseconds), far
@@ -76,15 +75,18 @@ class TrajectoryGoals(Transport):
         are (a bug in one costs that answer, not the node).  ImportError
         without control_msgs.
         """
+        from control_msgs.action import FollowJointTrajectory
         from control_msgs.msg import JointTolerance
         self._tolerance_type = JointTolerance
-        self._client = goal_client(node, Output.FOLLOW_JOINT_TRAJECTORY.topic)
+        self._client = action_client(node, Output.FOLLOW_JOINT_TRAJECTORY.topic)
+        #: the one goal every motion goes in (serialised as it is sent: filled again for the next)
+        self._goal = FollowJointTrajectory.Goal()
         self._owner = owner
         self._messages = TrajectoryMessages()
         self._accepting_since: Optional[int] = None  # (monotonic ns) a goal not yet answered
         self._accepted: Any = None  # (goal id, move) of the newest goal accepted, until ``poll``
-        #: each goal sent and not yet answered: its acceptance's future -> (goal id, move)
-        self._sent: Dict[Any, Tuple[Any, Move]] = {}
+        #: each goal sent and not yet answered: its acceptance's future -> its move
+        self._sent: Dict[Any, Move] = {}
         self._on_acceptance = owner.guard(self._answered)  # wrapped once, not per goal
 
     @property
@@ -100,12 +102,12 @@ class TrajectoryGoals(Transport):
 
     def connected(self) -> bool:
         """Tell whether the action's server is there (a graph query: not per target)."""
-        return self._client.server_is_ready()
+        return bool(self._client.server_is_ready())
 
     def configure(self, config: IKConfig) -> None:
         """Name the joints; put ``goal_tolerance`` and ``goal_time_tolerance`` in the goal."""
         self._messages.name(config.joint_names)
-        goal = self._client.goal
+        goal = self._goal
         goal.goal_time_tolerance = duration(round(config.goal_time_tolerance * 1e9))
         goal.goal_tolerance = [self._tolerance_type(name=name, position=config.goal_tolerance)
                                for name in config.joint_names]
@@ -118,11 +120,11 @@ class TrajectoryGoals(Transport):
         """
         if move is None:
             return
-        self._client.goal.trajectory = self._messages.message(motion)
-        goal_id, acceptance = self._client.send_goal_async()
+        self._goal.trajectory = self._messages.message(motion)
+        acceptance = self._client.send_goal_async(self._goal)
         self._accepting_since = time.monotonic_ns()
         sent = self._sent
-        sent[acceptance] = (goal_id, move)
+        sent[acceptance] = move
         if len(sent) > UNANSWERED_KEPT:  # a server that never answers: forget the oldest
             del sent[next(iter(sent))]
         acceptance.add_done_callback(self._on_acceptance)
@@ -131,22 +133,22 @@ class TrajectoryGoals(Transport):
         """Ask for the result of the newest goal accepted since the last ``poll``, if any."""
         accepted, self._accepted = self._accepted, None
         if accepted is not None:
-            goal_id, move = accepted
-            self._client.get_result_async(goal_id).add_done_callback(
+            handle, move = accepted
+            handle.get_result_async().add_done_callback(
                 self._owner.guard(lambda done: self._finished(done, move)))
 
     def _answered(self, acceptance: Any) -> None:
         """Take the server's accept or reject (the result is asked for at ``poll``); go on."""
-        sent = self._sent.pop(acceptance, None)
-        if sent is None:
+        move = self._sent.pop(acceptance, None)
+        if move is None:
             return  # a goal of a client destroyed since (another output)
-        goal_id, move = sent
         self._accepting_since = None
-        if not acceptance.result().accepted:
+        handle = acceptance.result()
+        if not handle.accepted:
             self._owner.answered(move, 'rejected',
                                  'the controller rejected the goal (is it active?)')
         else:
-            self._accepted = (goal_id, move)  # replaces an older one: not asked for
+            self._accepted = (handle, move)  # replaces an older one: not asked for
         self._owner.taken()  # a target that waited for this answer goes now
 
     def _finished(self, result: Any, move: Move) -> None:
@@ -162,7 +164,3 @@ class TrajectoryGoals(Transport):
         self._accepted = None
         self._sent.clear()
         self._client.destroy()
-
-
-#: the transport of ``output:=follow_joint_trajectory`` (``modes``)
-TRANSPORT = TrajectoryGoals

@@ -86,7 +86,3 @@ class CommandStream(Transport):
     def destroy(self) -> None:
         """Destroy the publisher (the stream has stopped)."""
         self._node.destroy_publisher(self._publisher)
-
-
-#: the transport of ``output:=forward_command`` (``modes``)
-TRANSPORT = CommandStream

@@ -58,7 +58,3 @@ class TrajectoryTopic(Transport):
     def destroy(self) -> None:
         """Destroy the publisher."""
         self._node.destroy_publisher(self._publisher)
-
-
-#: the transport of ``output:=joint_trajectory`` (``modes``)
-TRANSPORT = TrajectoryTopic

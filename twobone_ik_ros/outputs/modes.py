@@ -3,9 +3,9 @@ The output in force: what builds each value of the ``output`` parameter, and the
 
 ``MODES`` is the one place the modes are chosen: ``joint_states`` is a mode
 of its own (``JointStatesOutput``), and each controller output is a
-``ControllerOutput`` with its transport: the ``TRANSPORT`` of the module
-named after it (``forward_command``, ...).  A new controller output is a
-row of ``Output`` (``model.interface``) and that module.  ``OutputSwitch`` is
+``ControllerOutput`` with its transport class from ``TRANSPORTS``.  A new
+controller output is a row of ``Output`` (``model.interface``), its
+transport's module, and its row in ``TRANSPORTS``.  ``OutputSwitch`` is
 what the node holds: ``mode``, the mode of its configuration, made anew
 when the parameter changes (the new one first, so that one the graph
 refuses leaves the mode in force as it was, and none of its entities
@@ -26,7 +26,6 @@ the moves' counters and ``reached``).
 from __future__ import annotations
 
 from functools import partial
-import importlib
 from typing import Any, Callable, Dict, Optional, Set
 
 from rclpy.node import Node
@@ -36,13 +35,18 @@ from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.outputs.arrival import Arrival, Warn
 from twobone_ik_ros.outputs.base import Guard, OutputMode, Parts
 from twobone_ik_ros.outputs.controller import ControllerOutput
+from twobone_ik_ros.outputs.follow_joint_trajectory import TrajectoryGoals
+from twobone_ik_ros.outputs.forward_command import CommandStream
 from twobone_ik_ros.outputs.joint_states import JointStatesOutput
+from twobone_ik_ros.outputs.joint_trajectory import TrajectoryTopic
 from twobone_ik_ros.outputs.transport import Factory
 
-#: how each controller output's motions reach its controller: its module's ``TRANSPORT``
+#: how each controller output's motions reach its controller: a row per output
 TRANSPORTS: Dict[Output, Factory] = {
-    output: importlib.import_module(f'{__package__}.{output.value}').TRANSPORT
-    for output in Output if output.drives_controller}
+    Output.FORWARD_COMMAND: CommandStream,
+    Output.JOINT_TRAJECTORY: TrajectoryTopic,
+    Output.FOLLOW_JOINT_TRAJECTORY: TrajectoryGoals,
+}
 #: what builds the mode of each value of ``output`` (from the parts and the configuration)
 MODES: Dict[Output, Callable[[Parts, IKConfig], OutputMode]] = {
     Output.JOINT_STATES: JointStatesOutput,

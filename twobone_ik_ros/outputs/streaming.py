@@ -67,8 +67,7 @@ class Stream:
         Make the timer on ``node`` when a stream starts.
 
         ``owner`` gives the controller's cycles, read off the arm's joint
-        states (each tick reads those that waited first), and hears each hold
-        of the arm (the node came late).
+        states, and hears each hold of the arm (the node came late).
         """
         self._node = node
         self._owner = owner
@@ -128,7 +127,6 @@ class Stream:
         through them: the move is held as long, and goes on one cycle on.
         """
         period = self._period_ns
-        self._owner.read_waiting()
         cycles = self._cycles()
         last = self._content_ns
         cycle = cycles.content_time(node_time_ns(self._node), period, last)

@@ -9,7 +9,7 @@ at one alignment, so the points are numpy records of one stride.
 
 ``TrajectoryWriter`` writes a stamp (zero, start now, unless given), an empty frame, and
 points of positions (velocities and accelerations when given) and
-time_from_start, by the rules of ``ros.wire`` (classic little-endian CDR,
+time_from_start, by the rules of ``ros.cdr`` (classic little-endian CDR,
 alignment counted from the end of the encapsulation header).  At start it
 writes samples and compares them with what ``deserialize_message`` reads;
 if any differs, ``usable`` is False and the caller publishes message objects
@@ -41,7 +41,7 @@ from trajectory_msgs.msg import JointTrajectory
 from twobone_ik_ros.motion.samples import Row
 from twobone_ik_ros.outputs.trajectory_message import fill_rows, joint_trajectory
 from twobone_ik_ros.outputs.transport import FinishedMotion
-from twobone_ik_ros.ros.wire import align, CDR_LE, ENCAPSULATION, STAMP, U32
+from twobone_ik_ros.ros.cdr import align, CDR_LE, ENCAPSULATION, STAMP, U32
 
 _E = ENCAPSULATION  # offsets in the payload are counted after it
 _NS = 1_000_000_000

@@ -67,12 +67,8 @@ class FinishedMotion(NamedTuple):
 class Owner(Protocol):
     """What a transport tells its controller output, and asks of it."""
 
-    #: the controller's cycles, read off the arm's joint states (``read_waiting`` brings them
-    #: up to date)
+    #: the controller's cycles, read off the arm's joint states
     cycles: ControllerCycles
-
-    def read_waiting(self) -> None:
-        """Read the arm's joint states that waited (the stream's cycle, before it is timed)."""
 
     def held(self, late_ns: int, cycles: int) -> None:
         """Take a stream's hold of the arm: ``late_ns`` late, ``cycles`` cycles without one."""

@@ -1,15 +1,11 @@
 """
-rclpy plumbing shared by every process of the package and by the node's parts.
+rclpy plumbing shared by every process of the package: no arm, no node logic.
 
-How a process runs its node and stops it (``process``), which executor
-spins the IK node (``executor_choice``: rclpy's EventsExecutor, else the
-lean ``executor`` on its ``wait_set``; what differs by rclpy release:
-``rclpy_releases``), a node that keeps a subscription from its executor
-(``holding``), the node's clock in nanoseconds (``clock``), an action's
-goals on its own services (``goals``), the QoS event settings
-(``qos_events``), every endpoint of the node made from its row of the
-interface table (``endpoints``), and targets, joint states and paths read and written as
-bytes (``wire``, ``wire_path``).  Nothing of the arm or the node.
+``process`` runs a node and stops it; ``endpoints`` makes each endpoint from
+its row of the interface table, with the QoS event settings of
+``qos_events``; ``clock`` reads the node's clock; ``wire_path`` and ``cdr``
+read paths from their bytes; ``rclpy_workarounds`` is the one place below
+rclpy's public API.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

@@ -3,9 +3,9 @@ Every endpoint of the IK node made from its row of ``model.interface.INTERFACE``
 
 The node's parts call ``publisher``, ``subscription``, ``client`` and
 ``goal_client`` with an endpoint's name and nothing of its type or QoS.
-Every entity is made without rclpy's QoS event handlers (``qos_events``:
-the node finds a peer that cannot match in the graph instead,
-``node.qos_watch``).  Types are imported when an endpoint is made, so an
+Every topic's entity is made without rclpy's QoS event handlers
+(``qos_events``: the node finds a peer that cannot match in the graph
+instead, ``node.qos_watch``).  Types are imported when an endpoint is made, so an
 output's optional package (control_msgs) is imported only when that output
 comes into force.
 """
@@ -26,7 +26,6 @@ from typing import Any, Callable
 from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, qos_profile_services_default,
                        QoSProfile)
 from twobone_ik_ros.model.interface import endpoint, Qos, QUEUE_DEPTH, Role
-from twobone_ik_ros.ros.goals import GoalClient
 from twobone_ik_ros.ros.qos_events import QUIET_PUBLISHER, QUIET_SUBSCRIPTION
 
 
@@ -69,7 +68,9 @@ def client(node: Any, server: str, name: str) -> Any:
                               qos_profile=profile(row.qos))
 
 
-def goal_client(node: Any, name: str) -> GoalClient:
-    """Create the node's client of the action ``name``'s goals (imports its package now)."""
+def action_client(node: Any, name: str) -> Any:
+    """Create the node's client of the action ``name`` (imports its package now)."""
+    from rclpy.action import ActionClient
+
     row = endpoint(name, Role.SENDS_GOALS)
-    return GoalClient(node, interface_type(row.type), row.name)
+    return ActionClient(node, interface_type(row.type), row.name)

@@ -40,7 +40,7 @@ from nav_msgs.msg import Path
 import numpy as np
 import numpy.typing as npt
 from rclpy.serialization import serialize_message
-from twobone_ik_ros.ros.wire import align, CDR_LE, ENCAPSULATION, read_string, STAMP, U32
+from twobone_ik_ros.ros.cdr import align, CDR_LE, ENCAPSULATION, read_string, STAMP, U32
 
 _E = ENCAPSULATION  # offsets in the payload are counted after it
 _XYZ = struct.Struct('<ddd')

@@ -26,6 +26,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from typing import Any, Callable, Dict, IO, Iterator, List, Optional, Sequence
 
@@ -215,22 +216,26 @@ def serve(make_node: Callable[[], Any]) -> None:
 @contextmanager
 def spinning(name: str) -> Iterator[Any]:
     """
-    Yield a node (default context) that a thread of its own spins while the block runs.
+    Yield a node (default context) that rclpy's executor spins in a thread while the block runs.
 
-    On the way out the thread leaves the executor before the node is destroyed
-    (``process.Spinner``): destroying it under a spinning executor ends the
+    On the way out the executor is shut down and its thread joined before
+    the node is destroyed: destroying it under a spinning executor ends the
     process with ``terminate called without an active exception``.
     """
     import rclpy
-    from twobone_ik_ros.ros.process import Spinner
+    from rclpy.executors import SingleThreadedExecutor
 
     rclpy.init()
     node = rclpy.create_node(name)
-    spinner = Spinner(node).start()
+    executor = SingleThreadedExecutor()
+    executor.add_node(node)
+    thread = threading.Thread(target=executor.spin, name='spinner', daemon=True)
+    thread.start()
     try:
         yield node
     finally:
-        spinner.stop()
+        executor.shutdown()
+        thread.join()
         node.destroy_node()
         shut_down()
 
