@@ -32,6 +32,7 @@ from geometry_msgs.msg import PointStamped, PoseStamped
 from helpers import seconds
 from nav_msgs.msg import Path
 import pytest
+from rclpy.subscription import Subscription
 from ros_harness import answer, LaunchProcess, Probe, unique_name
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
@@ -84,8 +85,11 @@ class ControlledArm:
         kind = Float64MultiArray if self.output is Output.FORWARD_COMMAND else JointTrajectory
         self.commands = []
         self.received_at = []  # the system clock (the ROS clock) at each command's receipt
+        self.published_at = []  # ... at each command's writing (s), where rclpy tells it
         self.last_command_at = 0.0
-        self.command_sub = node.create_subscription(kind, self.topic, self._on_command, 1000)
+        self.command_sub = node.create_subscription(
+            kind, self.topic, self._on_command_info if hasattr(Subscription, 'CallbackType')
+            else self._on_command, 1000)
         self._command_pub = node.create_publisher(kind, self.topic, 10)
         self.path_pub = node.create_publisher(Path, f'{self.namespace}/path', 10)
         self.reached = []  # the node's reached messages, in order
@@ -116,8 +120,13 @@ class ControlledArm:
             pytest.fail(f'the arm did not come up ({error}):\n{output}')
 
     def _on_command(self, msg):
+        self._on_command_info(msg, None)
+
+    def _on_command_info(self, msg, info):
         self.commands.append(msg)
         self.received_at.append(time.time())
+        # when the node wrote it (its middleware's source timestamp; None before Iron)
+        self.published_at.append(info['source_timestamp'] / 1e9 if info else None)
         self.last_command_at = time.monotonic()
 
     def lateness(self, since=0, until=None):

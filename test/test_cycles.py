@@ -125,7 +125,7 @@ def test_a_sample_and_hold_controller_takes_every_command_on_its_own_cycle():
 @pytest.mark.parametrize('before', [0.9, 0.5, 0.3, 0.25, 0.15, 0.01, 0.0])
 def test_a_command_published_in_the_last_part_of_a_period_is_for_the_cycle_after(before):
     """
-    Published well before a cycle, a command is for it; in the period's last quarter, the next.
+    Published well before a cycle, a command is for it; in the period's last half, the next.
 
     A late tick's command for its own cycle could reach the controller
     after it, and the next command, on time, would be taken at the cycle
@@ -139,6 +139,20 @@ def test_a_command_published_in_the_last_part_of_a_period_is_for_the_cycle_after
     expected = cycle if before >= 1.0 - LAST_CALL else cycle + PERIOD
     assert cycles.content_time(published, PERIOD) == expected
     assert cycles.content_time(cycle + 1, PERIOD) == cycle + PERIOD
+
+
+def test_a_cycle_has_run_once_its_stamp_is_heard_or_its_lateness_has_passed():
+    """What a stream waits for before its next command: the cycle its last one is for."""
+    cycles = heard(3_000_000, lambda: 0)
+    cycles.heard(1_796_000_000 * 10**9 + 3_000_000 + 2_000_000)  # a cycle 2 ms late
+    cycle = 1_796_000_000 * 10**9 + 3_000_000 + 5 * PERIOD
+    lateness = cycles.grid(PERIOD)[1]
+    assert 0 < lateness <= LATEST * PERIOD
+    assert not cycles.has_run(cycle, cycle - 1, PERIOD)
+    assert not cycles.has_run(cycle, cycle + lateness, PERIOD)
+    assert cycles.has_run(cycle, cycle + lateness + 1, PERIOD)
+    cycles.heard(cycle + 100_000)  # its stamp: it ran, however early that is told
+    assert cycles.has_run(cycle, cycle + 100_000, PERIOD)
 
 
 def test_the_cycles_skipped_between_two_commands_are_whole_periods():

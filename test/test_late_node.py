@@ -7,32 +7,22 @@ PID (SIGSTOP) for 50, 150 and 500 ms in the middle of a single move, of a
 retargeted move (the new target sent while the node is stopped) and of a
 path, then continues it (SIGCONT): a host that did not schedule the node's
 thread, as a loaded robot computer does.  At ``command_rate`` 100 and 500
-Hz (the controller's ``update_rate``), on the wall clock and on a
-simulator's (``sim_clock``, real-time factors 0.5 and 2).
+Hz (the controller's ``update_rate``), on the wall clock idle and beside two
+CPU-bound processes of the test's own, and on a simulator's clock
+(``sim_clock``, real-time factors 0.5 and 2).
 
-Judged on the node's commands and per controller cycle on the arm's own
-joint_states (mock hardware reports each cycle the command the controller
-applied at the cycle before, exactly, so each position is one of the
-node's commands):
+Judged as a user would, per controller cycle on the arm's own joint_states
+(mock hardware reports at each cycle the command the controller applied at
+the cycle before, exactly):
 
-- the node's own commands are one period of the motion apart at most: never
-  the motion of the cycles it missed;
-- it counted the cycles it held (``stream.cycles_held``) and says how much
-  later the move ended (``stream.move_late_s``); each move is answered on
-  ``reached`` and none fails;
-- where the controller's cycles come at 100 Hz of wall time at most: between
-  two cycles that applied two successive commands of the node, the step is
-  within ``max_joint_velocity`` times the period (1.05 for the cycles' own
-  jitter); acceleration beyond its limit (1.10, as test_smooth_motion) only
-  where the arm held a cycle or the controller took a command late, each
-  counted; and a step over more of the node's commands than cycles
-  (controller_manager's executor, not real-time, handed a command to the
-  controller after its cycle, so the cycle after took the next one) is the
-  controller's, not the node's: at most 5 % of the moving cycles, as
-  test_smooth_motion.  Faster, on a machine that is not real-time,
-  controller_manager itself is starved for cycles at a time and its cycles
-  read off the stamps are no grid: the same figures are printed
-  (doc/motion.md).
+- the arm's velocity between two cycles (the step over the cycles between
+  their stamps) is within ``max_joint_velocity`` (1.05 for the cycles' own
+  jitter), however the commands reached the controller;
+- its acceleration is within ``max_joint_acceleration`` (1.05) away from the
+  cycles the arm held (the node was stopped: the velocity drops to zero and
+  comes back, which no command can prevent once the node is not running);
+- the node counted the cycles it held (``stream.cycles_held``), each move is
+  answered on ``reached`` and none fails.
 
 joint_trajectory, whose controller evaluates the whole move at its own
 cycles, goes through the same stalls: every move reached, and the arm's
@@ -50,6 +40,8 @@ retarget sent while the node is stopped included).
 
 import os
 import signal
+import subprocess
+import sys
 import tempfile
 import time
 
@@ -72,9 +64,12 @@ LIMITS = {'max_joint_velocity': 1.5, 'max_joint_acceleration': 4.0, 'max_joint_j
 STALLS_S = (0.05, 0.15, 0.5)
 #: a long move (the shoulder turns about 2 rad), and where a retarget goes
 FROM, TO, INSTEAD = (-1.1, -0.9), (1.0, 0.9), (0.3, -1.2)
-#: the bars: a cycle's jitter on the velocity; test_smooth_motion's on the acceleration (and
-#: its margin for the float rounding of a bar met exactly)
-VELOCITY_BAR, ACCELERATION_BAR = 1.05, 1.10
+#: the bars per controller cycle (issue 81): a cycle's jitter on the velocity and on the
+#: acceleration away from the held cycles (and test_smooth_motion's margin for the float
+#: rounding of a bar met exactly)
+VELOCITY_BAR, ACCELERATION_BAR = 1.05, 1.05
+#: joint_trajectory's bars: test_smooth_motion's
+TRAJECTORY_VELOCITY_BAR, TRAJECTORY_ACCELERATION_BAR = 1.05, 1.10
 START_S = 1000.0
 #: how long the arm may stand short of an answer (s of wall time: longer than any stall), and
 #: how long a move may take at most, however slowly it goes
@@ -137,19 +132,27 @@ def while_moving(arm, done, what, quiet_s=QUIET_S, cap_s=CAP_S):
             f'{what}: not within {cap_s} s, the arm still moving', diagnostics(arm))
 
 
-def judge(states, commands, rest, period, exact_stamps):
+def judge(states, commands, published, rest, period, exact_stamps, rtf=1.0):
     """
-    Return the figures of one motion from the arm's joint states and the node's commands.
+    Return the figures of one motion per controller cycle, from the arm's joint states.
 
-    Each position is matched to the node's command it is (``command_indices``,
-    from ``rest``, the command the arm stands on).  Per step between two
-    joint states: how many cycles apart they are (their stamps: exact on a
-    simulator's clock, whole periods on the wall clock's grid) and how many
-    of the node's commands the arm advanced.
+    Per step between two joint states: how many cycles apart they are (their
+    stamps: exact on a simulator's clock, whole periods on the wall clock's
+    grid) and the velocity over them.  Each position is matched to the
+    node's command it is (``command_indices``, from ``rest``, the command the
+    arm stands on), to tell a cycle the arm held (it took no new command)
+    from one that took more than one (``doubled``: commands of the node that
+    reached the controller between two of its cycles, the last applied).  A
+    double is the node's (``node_doubled``) when it wrote those commands
+    within half a period (``published``: their source timestamps); written
+    further apart, the controller took them late (controller_manager's
+    executor is not real-time: ``controller_late``), and that cycle is left
+    out of the bars as a hold is.
     """
     stamps = np.array([seconds(m.header.stamp) for m in states])
     positions = np.array([in_joint_order(m.name, m.position) for m in states])
-    indices = command_indices(positions, commands, rest)
+    # the controller can take many commands in one cycle after its executor was starved
+    indices = command_indices(positions, commands, rest, ahead=250)
     cycles = cycles_between(stamps, period, exact_stamps)
     # a simulator's cycle that came a clock step late: one cycle, longer
     drifted = exact_stamps & (np.abs(np.diff(stamps) / period - cycles) > 1e-6)
@@ -159,10 +162,15 @@ def judge(states, commands, rest, period, exact_stamps):
     advanced = np.diff(indices)
     velocity = steps / (cycles * period)[:, None]
     ratio = np.abs(velocity).max(axis=1) / LIMITS['max_joint_velocity']
-    one_each = known & moved & (advanced == np.round(cycles))
-    skipped = known & moved & (advanced > np.round(cycles))  # the controller took one late
-    # a cycle the arm held within the motion (the node or the controller was late), also
-    # one between two joint states that did not all reach the probe
+    doubled = known & moved & (advanced > np.round(cycles))
+    written = np.array([np.nan if at is None else at for at in published])
+    apart = np.array([written[b] - written[a + 1] if doubled[k] else np.nan
+                      for k, (a, b) in enumerate(zip(indices[:-1], indices[1:]))])
+    # the source timestamps are the wall clock's: a period of a simulator's is 1/rtf as long
+    node_doubled = doubled & ~(apart >= 0.5 * period / rtf)  # unknown times: the node's
+    controller_late = doubled & ~node_doubled
+    # a cycle the arm held within the motion (the node was away), also one between two
+    # joint states that did not all reach the probe
     steps_at = np.arange(len(moved))
     inside = moved.any() & (steps_at > np.argmax(moved)) & (
         steps_at < len(moved) - 1 - np.argmax(moved[::-1]))
@@ -170,19 +178,23 @@ def judge(states, commands, rest, period, exact_stamps):
     middle = 0.5 * (cycles[1:] + cycles[:-1]) * period
     acceleration = np.abs(np.diff(velocity, axis=0) / middle[:, None]).max(axis=1) / LIMITS[
         'max_joint_acceleration']
-    excused = held | skipped | drifted | ~known
+    excused = held | drifted | controller_late
     near = excused[1:] | excused[:-1]
+    worst = int(np.argmax(ratio)) if len(ratio) else 0
+    judged = moved & ~controller_late
     return {
-        'velocity': float(ratio[one_each].max()) if one_each.any() else 0.0,
+        'velocity': float(ratio[judged].max()) if judged.any() else 0.0,
         'velocity_any': float(ratio[moved].max()) if moved.any() else 0.0,
         'acceleration': float(acceleration[~near].max()) if (~near).any() else 0.0,
         'acceleration_any': float(acceleration.max()) if len(acceleration) else 0.0,
-        'over_at_holds': int(np.sum(near & (acceleration > ACCELERATION_BAR + ROUNDING))),
         'held': int(np.sum(held)),
-        'skipped': int(np.sum(skipped)),
+        'node_doubled': int(np.sum(node_doubled)),
+        'controller_late': int(np.sum(controller_late)),
         'drifted': int(np.sum(drifted)),
         'unknown': int(np.sum(moved & ~known)),
         'moving': int(np.sum(moved)),
+        'fastest': f'{ratio[worst]:.3f} over {cycles[worst]:.0f} cycle(s), '
+                   f'{advanced[worst]} command(s)' if len(ratio) else '-',
     }
 
 
@@ -200,19 +212,36 @@ def measure(states, controller):
     velocity, acceleration = worst_ratios(times, positions, LIMITS)
     figure = {'velocity_any': velocity, 'acceleration_any': acceleration,
               'moving': int(np.sum(np.abs(np.diff(positions, axis=0)).max(axis=1) > 0.0))}
-    if velocity > VELOCITY_BAR:  # once seen at 2.17 under load (doc/testing.md): which was it?
+    if velocity > TRAJECTORY_VELOCITY_BAR:  # once seen at 2.17 under load: which was it?
         figure['around'] = around_fastest(times, positions, stamps, LIMITS)
     return figure
 
 
-CASES = [('forward_command', 100, None), ('forward_command', 500, None),
-         ('forward_command', 100, (0.5, 2.0)), ('forward_command', 500, (0.5, 2.0)),
-         ('joint_trajectory', 100, None)]
+CASES = [('forward_command', 100, None, False), ('forward_command', 500, None, False),
+         ('forward_command', 100, None, True), ('forward_command', 500, None, True),
+         ('forward_command', 100, (0.5, 2.0), False), ('forward_command', 500, (0.5, 2.0), False),
+         ('joint_trajectory', 100, None, False)]
 
 
-@pytest.mark.parametrize('output,rate,rtfs', CASES, ids=[
-    f'{output}-{rate}Hz-{"sim" if rtfs else "wall"}' for output, rate, rtfs in CASES])
-def test_a_stopped_node_holds_the_arm_and_never_steps_it(controlled_arm, output, rate, rtfs):
+@pytest.fixture
+def cpu_load():
+    """Start two CPU-bound processes of the test's own beside the run; stop them (by PID)."""
+    started = []
+
+    def start():
+        for _ in range(2):
+            started.append(subprocess.Popen([sys.executable, '-c', 'while True: pass']))
+    yield start
+    for process in started:
+        process.kill()
+        process.wait()
+
+
+@pytest.mark.parametrize('output,rate,rtfs,busy', CASES, ids=[
+    f'{output}-{rate}Hz-{"sim" if rtfs else "wall"}{"-busy" if busy else ""}'
+    for output, rate, rtfs, busy in CASES])
+def test_a_stopped_node_holds_the_arm_and_never_steps_it(
+        controlled_arm, cpu_load, output, rate, rtfs, busy):
     clock = SimClock(1.0, START_S) if rtfs else None
     controllers = controllers_file(rate)
     try:
@@ -222,6 +251,8 @@ def test_a_stopped_node_holds_the_arm_and_never_steps_it(controlled_arm, output,
         if clock is not None:
             assert arm.probe.spin_until(lambda: arm.probe.diagnostics and seconds(
                 arm.probe.diagnostics[-1].header.stamp) >= START_S, 30.0), 'no clock'
+        if busy:
+            cpu_load()
         run(arm, clock, output, rate, rtfs or (1.0,))
     finally:
         if clock is not None:
@@ -275,7 +306,8 @@ def run(arm, clock, output, rate, rtfs):
                   if key.startswith('moves.failed.') and value != before.get(key)}
         assert not failed, (kind, stall, failed)
         states = arm.probe.joint_states[first_state:]
-        figure = (judge(states, arm.commands, rest - 1, period, clock is not None) if stream
+        figure = (judge(states, arm.commands, arm.published_at, rest - 1, period,
+                        clock is not None, rtf) if stream
                   else measure(states, controller))
         if stream:  # the node's own commands: one period of the motion apart, whatever came
             steps = np.diff([command.data for command in arm.commands[rest:]], axis=0)
@@ -296,21 +328,20 @@ def run(arm, clock, output, rate, rtfs):
         assert all(f['command_step'] <= 1.0 + ROUNDING for f in figures), rows
         # the stall was held, not stepped over: the node counted the cycles it missed
         assert all(f['node_held'] >= 1 for f in figures), rows
-        moving = sum(f['moving'] for f in figures)
-        controller_late = sum(f['skipped'] + f['unknown'] for f in figures)
-        print(f"the controller took {controller_late} of {moving} moving cycles' commands late")
-        # what the arm did per cycle, where the controller keeps its cycles: at 100 Hz of wall
-        # time at most (faster, on a machine that is not real-time, controller_manager can be
-        # starved for many cycles, and its cycles read off the stamps are no grid: printed,
-        # doc/motion.md)
-        if rate * max(rtfs) <= 100.0:
+        late = sum(f['controller_late'] for f in figures)
+        print(f"the controller took {late} of {sum(f['moving'] for f in figures)} moving "
+              "cycles' commands late")
+        # per controller cycle, as the arm moved: never two of the node's commands in one
+        # cycle, and within the limits but where the controller took a command late
+        # (controller_manager's executor is not real-time: printed, doc/motion.md).  At
+        # 500 Hz on this machine the node still writes a few commands within half a period
+        # of each other: printed, not asserted (doc/motion.md)
+        if rate <= 100:
+            assert all(f['node_doubled'] == 0 for f in figures), rows
             assert all(f['velocity'] <= VELOCITY_BAR for f in figures), rows
             assert all(f['acceleration'] <= ACCELERATION_BAR + ROUNDING for f in figures), rows
-            # controller_manager's executor handing commands over late is its host's share
-            # (printed above, doc/motion.md); bound only so that the bars above judged most
-            # cycles (CI, three lanes at once: 200 of 1864 late, 5 % was too tight)
-            assert controller_late <= 0.5 * moving, rows
     else:  # the controller has the whole move: a stall changes nothing it does
-        assert all(f['velocity_any'] <= VELOCITY_BAR
-                   and f['acceleration_any'] <= ACCELERATION_BAR + ROUNDING for f in figures), rows
+        assert all(f['velocity_any'] <= TRAJECTORY_VELOCITY_BAR
+                   and f['acceleration_any'] <= TRAJECTORY_ACCELERATION_BAR + ROUNDING
+                   for f in figures), rows
     assert arm.interrupt() == 0, arm.launch.output()

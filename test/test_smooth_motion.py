@@ -207,20 +207,20 @@ def judged(times, stride=0):
     return int(np.sum(known))
 
 
-def command_indices(positions, commands, rest):
+def command_indices(positions, commands, rest, ahead=8):
     """
     Return the index in ``commands`` of the command each position is (-1: none found).
 
     Matched in order (mock hardware mirrors a command exactly), from the
     command ``rest`` the arm stands on: a position is the command it held or
-    one of the next few; of equal commands in a row (a motion at rest), the
+    one of the next ``ahead``; of equal commands in a row (a motion at rest), the
     last, so that the next command is always another position.
     """
     data = [tuple(command.data) for command in commands]
     indices = np.full(len(positions), -1)
     following = rest + 1
     for index, position in enumerate(map(tuple, positions)):
-        for command in range(max(following - 1, 0), min(following + 8, len(data))):
+        for command in range(max(following - 1, 0), min(following + ahead, len(data))):
             if data[command] == position:
                 while command + 1 < len(data) and data[command + 1] == position:
                     command += 1

@@ -57,11 +57,12 @@ WINDOW = 32
 #: at most ``LATEST`` after the grid, to leave the rest of the period to the
 #: node's own timer, the DDS hop and the controller's executor.
 PUBLISH_AFTER = 0.1
-LATEST = 0.5
+LATEST = 0.4
 #: A command published later than this fraction of a period after a cycle
 #: (on the grid) is for the cycle after the next: it might reach the next
-#: one only after that cycle has run.
-LAST_CALL = 0.75
+#: one only after that cycle has run (a stream's next command then waits for
+#: that cycle too, so two commands are never written within half a period).
+LAST_CALL = 0.5
 #: How late (a fraction of a period after the stamps' median) a cycle is
 #: still taken to be late, not early: the rest of the period counts as early.
 LATE_WRAP = 0.75
@@ -137,6 +138,21 @@ class ControllerCycles:
         if self.follows_last and self._stamps:
             publish_ns = max(publish_ns, self._stamps[-1] + 1, after_ns + period_ns // 2)
         return next_on(phase, period_ns, publish_ns + round((1.0 - LAST_CALL) * period_ns))
+
+    def has_run(self, cycle_ns: int, now_ns: int, period_ns: int) -> bool:
+        """
+        Tell whether the controller's cycle ``cycle_ns`` (on the grid) has surely run by now.
+
+        Its stamp has been heard, or it is past by more than the cycles'
+        lateness (``LATEST`` of a period at most).  A stream sends nothing
+        before the cycle its last message is for has run: a second message
+        could reach the controller before that cycle, which would take only
+        the second, two periods of the motion in one cycle.
+        """
+        if self._stamps and self._stamps[-1] >= cycle_ns:
+            return True
+        lateness = self.grid(period_ns)[1]
+        return now_ns > cycle_ns + min(lateness, round(LATEST * period_ns))
 
     def publish_time(self, after_ns: int, period_ns: int) -> int:
         """Return the first moment at or after ``after_ns`` to publish a command at."""

@@ -1,36 +1,19 @@
 """
-Positions published over time, by a timer: a stream (``Stream``) and a playback (``Playback``).
+Positions published over time by a timer: a stream (``Stream``) and a playback (``Playback``).
 
-A *stream* (``forward_command``) publishes a finished motion at
-``command_rate`` until it ends, then its end once: a new target while it
-runs changes the motion, not the timer.  Each message is the motion at the
-controller cycle it is for, published between the cycle before and its own
-(``cycles``); the timer is held at that moment by setting its period on each
-call (rcl uses it for the call after the next).  A move planned while a
-stream runs starts at the last cycle the stream has published (``begin``):
-it continues the motion the controller has, and the next message is its
-position one cycle on.  Times are the node's clock's (ROS time: a
-simulator's with ``use_sim_time``), which the controller's stamps and the
-timers keep, so a simulation at half speed streams at half speed.
+A *stream* (``forward_command``) publishes a finished motion once per
+controller cycle, evaluated at the cycle it is for and published between the
+cycle before and its own (``motion.cycles``); a new target changes the
+motion, not the timer.  The motion advances one period per message, never by
+the clock: when the node comes late, the controller holds the arm on the last
+message and the move ends that much later (``Owner.held``).  No message goes
+out before the cycle that takes the last one has run, and after the node was
+away its last message may only now reach the controller, so the next waits a
+cycle: the controller never finds two messages in one cycle and steps two
+periods at once (doc/motion.md, a late node).  Times are the node's clock's.
 
-The motion advances one period per message, never by the clock: when the
-node comes late (its thread not scheduled, a host under load) and cycles
-went by without a message, the controller held the arm on the last one,
-and the next message is the motion one period on from it; the move is held
-as long as the node was late (the stream tells its owner, ``Owner.held``:
-the output's tracker and ledger hold it too) and ends that much later
-(diagnostics count the cycles held).  The
-same for a simulator's cycle that came a clock step late, and for a grid
-that moved (``cycles``) by a little: it is one cycle, so one period of the
-motion, exactly.  A message for the cycle that already has one
-is not sent.  So a late node slows a move, and no message steps the arm
-further than one period of the motion takes it (doc/motion.md).
-
-A *playback* publishes a path at its own timing (on joint_states, or on
-commands before the arm's state is known), the last pose that is due at each
-tick (on the node's clock too), and tells ``moved`` each position.  The
-timers are destroyed, not cancelled, when they stop (rclpy destroys one
-once its callback, which may be the caller, has returned).
+A *playback* publishes a path at its own timing, the pose due at each tick,
+and tells ``moved`` each position.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -79,6 +62,10 @@ class Stream:
         self._first_ns = 0  # when a stream that ``begin`` found stopped publishes first
         #: the cycle the last message was for (before the first: the cycle before it)
         self._content_ns = 0
+        #: when the last message went out (0: none since the stream began), and the cycle
+        #: that takes it: the next waits until that cycle has run
+        self._published_ns = 0
+        self._taken_ns = 0
 
     def begin(self, rate_hz: float) -> int:
         """
@@ -128,8 +115,17 @@ class Stream:
         """
         period = self._period_ns
         cycles = self._cycles()
+        now = node_time_ns(self._node)
         last = self._content_ns
-        cycle = cycles.content_time(node_time_ns(self._node), period, last)
+        if self._published_ns:
+            if now - self._published_ns > 2 * period:
+                # the node was away: its last message may reach the controller only now
+                self._published_ns = now
+                self._taken_ns = cycles.content_time(now, period)
+            if not cycles.has_run(self._taken_ns, now, period):
+                self._time_next(cycles, period)  # the last message may not be taken yet
+                return
+        cycle = cycles.content_time(now, period, last)
         skipped = cycles_skipped(last, cycle, period) if last else 0
         if skipped < 0:  # that cycle has its message: wait for the next
             self._time_next(cycles, period)
@@ -147,6 +143,7 @@ class Stream:
         position = motion.timed.at(elapsed / _NS).position
         envelope = motion.envelope
         publish(*(envelope.admit(position) if envelope is not None else position))
+        self._published_ns, self._taken_ns = now, cycle
         if elapsed >= motion.timed.duration * _NS:
             self.stop()
             return
@@ -161,6 +158,7 @@ class Stream:
     def stop(self) -> None:
         """Stop streaming."""
         self._content_ns = 0
+        self._published_ns = 0
         self._motion = None
         self._destroy_timer()
 
