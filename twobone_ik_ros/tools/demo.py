@@ -5,7 +5,10 @@ Starts ``twobone_ik_node`` and ``target_publisher`` as processes of their own,
 listens to what they publish, prints a live summary once a second (targets,
 solved, clamped, rejected, latency target -> joint_states), and finally
 draws the arm from the published joint states and elbow points: an animated
-GIF and a PNG strip.  No RViz, no display, no ROS install needed.
+GIF and a PNG strip.  No RViz, no display, no ROS install needed.  The last
+line keeps two accounts apart: what the node says it did with the targets
+(its diagnostics' counters, once they count every target sent) and which of
+its answers the demo's own listener did not hear.
 
     python -m twobone_ik_ros.tools.demo --duration 12 --pattern figure_eight
 """
@@ -21,6 +24,7 @@ GIF and a PNG strip.  No RViz, no display, no ROS install needed.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -76,21 +80,31 @@ class Recorder(GraphClient):
             if status.name.endswith(': targets'):
                 self.counts = {kv.key: kv.value for kv in status.values}
 
-    def samples(self) -> List[Any]:
-        """Every target in arrival order, with the answer published for it."""
+    def samples(self, r1: float) -> List[Any]:
+        """
+        Every target in arrival order, with the answer heard for it.
+
+        An answer whose elbow point was not heard is drawn with the elbow
+        its angles put at ``r1`` from the shoulder.
+        """
         from twobone_ik_ros.tools.render import Sample
 
         result = []
         first = self.order[0] if self.order else (0, 0)
         for key in self.order:
             answer = self.angles.get(key)
-            elbow = self.elbows.get(key)
             seconds = (key[0] - first[0]) + (key[1] - first[1]) * 1e-9
-            if answer is not None and elbow is not None:
+            if answer is not None:
+                elbow = self.elbows.get(key) or (r1 * math.cos(answer[0]),
+                                                 r1 * math.sin(answer[0]))
                 result.append(Sample(self.targets[key], answer[0], answer[1], elbow, seconds))
             else:
                 result.append(Sample(self.targets[key], time=seconds))
         return result
+
+    def counted(self) -> int:
+        """Return how many targets the node's last diagnostics say it received or lost."""
+        return int(self.counts.get('received', 0)) + int(self.counts.get('lost', 0))
 
     def summary(self, elapsed: float) -> str:
         """One line: what was sent, what the node did, latency so far."""
@@ -121,28 +135,51 @@ def run(duration: float, pattern: str, rate: float, r1: float, r2: float,
           f'unreachable={unreachable} for {duration:g} s '
           f"(ROS_DOMAIN_ID={os.environ.get('ROS_DOMAIN_ID')})", flush=True)
     start = time.monotonic()
+    sent = int(duration * rate)
     try:
         while time.monotonic() - start < duration + 1.5:
             recorder.spin_for(1.0)
             print(recorder.summary(time.monotonic() - start), flush=True)
+        # the node's account, once its counters have every target the source sent
+        deadline = time.monotonic() + 5.0
+        while recorder.counted() < sent and time.monotonic() < deadline:
+            recorder.spin_for(0.2)
     finally:
         source.stop()
         node_code = node.stop()
-        samples = recorder.samples()
+        samples = recorder.samples(r1)
         recorder.close()
     gif = os.path.join(out_dir, 'demo.gif')
     png = os.path.join(out_dir, 'demo.png')
-    answered = sum(1 for s in samples if s.answered)
-    if not answered:
+    heard = sum(1 for s in samples if s.answered)
+    if not heard:
         print('twobone_ik demo: the node answered no target', file=sys.stderr)
         return 1
     write_pictures(samples, r1, r2, gif, png, pattern=pattern)
-    rejected = int(recorder.counts.get('rejected', 0))
-    unaccounted = len(samples) - answered - rejected
-    print(f'twobone_ik demo: {len(samples)} targets = {answered} answered + {rejected} rejected'
-          + (f' + {unaccounted} lost' if unaccounted else '')
-          + f'; node exit code {node_code}; wrote {gif} and {png}')
+    print(f'twobone_ik demo: {account(recorder.counts, sent, heard)}; node exit code {node_code}; '
+          f'wrote {gif} and {png}')
     return 0 if node_code == 0 else 1
+
+
+def account(counts: Dict[str, str], sent: int, heard: int) -> str:
+    """
+    Say what became of the ``sent`` targets: the node's counters, then what the demo heard.
+
+    The node answers each target it solved or clamped; ``heard`` is how many
+    of those answers the demo's listener got (it can miss some on a busy
+    machine: the answers were sent all the same).
+    """
+    number = {key: int(counts.get(key, 0)) for key in
+              ('received', 'solved', 'clamped', 'rejected', 'lost')}
+    answered = number['solved'] + number['clamped']
+    unheard = answered - heard
+    return (f"{sent} targets sent; the node: {number['received']} received = "
+            f"{number['solved']} solved + {number['clamped']} clamped + "
+            f"{number['rejected']} rejected, {number['lost']} lost on the way"
+            + (f", {sent - number['received'] - number['lost']} not counted"
+               if number['received'] + number['lost'] < sent else '')
+            + f'; the demo heard {heard} of its {answered} answers'
+            + (f' ({unheard} not heard by the demo)' if unheard > 0 else ''))
 
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
