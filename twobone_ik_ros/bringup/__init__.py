@@ -1,12 +1,7 @@
 """
-Launch support: what the launch files compute, as plain Python the tests call.
+What the launch files compute before anything starts: plain Python the tests call.
 
-``launch_config`` (the launch arguments' table, their resolution into what to
-start), ``control_config`` (the control launch's additions), ``parameter_file`` (a parameter file
-read as rcl reads it), ``rviz_config`` (RViz's view and grid on the arm's
-plane) and ``generated`` (the files derived from the tables: the parameter
-file, the XML launch file, the README's tables).
-Above the node's parts and beside them: the node never imports it.
+The node never imports it.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

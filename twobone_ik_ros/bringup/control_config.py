@@ -19,21 +19,34 @@ from the outputs' table, ``model.interface.Output``), or the one
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Mapping, Optional, Tuple
+from typing import Any, Callable, Mapping, Optional, Tuple
 
 from twobone_ik_ros.bringup.launch_config import (
-    controller_remappings, LaunchError, resolve_launch, ResolvedLaunch)
+    controller_remappings, defaults_of, LaunchError, resolve_launch, ResolvedLaunch,
+    temporary_file)
 from twobone_ik_ros.model.dependencies import findable
 from twobone_ik_ros.model.interface import Output
+import yaml
 
 #: The controller control.launch.py commands for each controller output unless
 #: ``controller`` names another: its row's, a name config/controllers.yaml gives.
 DEFAULT_CONTROLLERS = {output: output.controller for output in Output if output.controller}
-#: What control.launch.py changes in the table's defaults.
-CONTROL_DEFAULTS = {'output': 'joint_trajectory', 'ros2_control': 'true',
-                    'robot_state_publisher': 'true'}
 #: Where to get what control.launch.py starts besides this package.
 ROS2_CONTROL_HINT = 'install ros-$ROS_DISTRO-ros2-control and ros-$ROS_DISTRO-ros2-controllers'
+
+
+def __getattr__(name: str) -> Any:
+    """``CONTROL_DEFAULTS``: what control.launch.py declares over twobone_ik.launch.py."""
+    if name == 'CONTROL_DEFAULTS':
+        return defaults_of('control.launch.py')
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
+
+
+def controllers_joints_file(joints: Tuple[str, str]) -> str:
+    """Write the package's controllers' joints as the arm's: a parameters file, removed at exit."""
+    sections = {f'/**/{controller}': {'ros__parameters': {'joints': list(joints)}}
+                for controller in set(DEFAULT_CONTROLLERS.values())}
+    return temporary_file(yaml.safe_dump(sections), 'twobone_ik_controllers_', '.yaml')
 
 
 def controller_joints(resolved: ResolvedLaunch) -> Optional[Tuple[str, str]]:

@@ -1,11 +1,12 @@
 """
-What the launch files compute, as plain Python the tests can call directly.
+What the launch files compute before anything starts, as plain Python the tests call.
 
-The launch files keep only the wiring.  Here are the argument table (derived
-from the node's parameter table), the resolution of a parameter file and the
-command-line arguments into one validated configuration, and the list of
-packages a launch needs, so that everything that can be wrong is found
-before any process starts: each a function the launch tests call alone.
+Each launch file declares its own arguments; ``resolve_launch`` turns their
+values and ``params_file`` into one validated configuration and the list of
+packages to start, so everything that can be wrong is found before a process
+starts, and ``resolved`` keeps that result for the launch's functions.  The
+arguments' table (``LAUNCH_ARGUMENTS``) is read from the launch files
+themselves (``launch_arguments``), for the XML front end, README and tools.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -20,10 +21,12 @@ from __future__ import annotations
 
 import atexit
 from dataclasses import dataclass
+import functools
 import os
 import shutil
 import tempfile
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+import weakref
 
 from twobone_ik_ros.bringup.parameter_file import ParameterFileError, parameters_for, parse
 from twobone_ik_ros.model.config import IKConfig, validate
@@ -52,7 +55,7 @@ class LaunchError(RuntimeError):
 
 @dataclass(frozen=True)
 class LaunchArgument:
-    """One ``DeclareLaunchArgument`` of ``launch/twobone_ik.launch.py``."""
+    """One ``DeclareLaunchArgument`` of a launch file, as plain values."""
 
     name: str
     default: str
@@ -60,77 +63,84 @@ class LaunchArgument:
     choices: Tuple[str, ...] = ()
 
 
-def _node_argument(name: str) -> LaunchArgument:
+def parameter_help(name: str) -> str:
+    """Return the description of the launch argument of node parameter ``name`` (the table's)."""
     spec = SPECS[name]
-    default = DEFAULTS[name]
     if name == 'frame_prefix':
         fallback = "from params_file, else '<namespace>/' when a namespace is given, else none"
     else:
-        fallback = f'from params_file, else {default!r}'
-    choices = ('',) + spec.choices if spec.choices else ()
-    return LaunchArgument(name, '', f'{spec.description} Empty: {fallback}.', choices)
+        fallback = f'from params_file, else {DEFAULTS[name]!r}'
+    return f'{spec.description} Empty: {fallback}.'
 
 
-LAUNCH_ARGUMENTS: Tuple[LaunchArgument, ...] = tuple(
-    _node_argument(name) for name in NODE_ARGUMENTS) + (
-    LaunchArgument('namespace', '', 'Namespace of the IK node and robot_state_publisher.'),
-    LaunchArgument('target_topic', 'target',
-                   'Topic the IK node takes targets from (relative names are namespaced); '
-                   "RViz's Publish Point tool is remapped to it."),
-    LaunchArgument('params_file', '',
-                   'YAML parameter file for the IK node, for example config/twobone_ik.yaml '
-                   'in the share folder that ros2 pkg prefix --share twobone_ik_ros prints. '
-                   'Its values apply unless the same argument is given here.'),
-    LaunchArgument('controller', '',
-                   'Name of the controller a controller output commands: the node publishes '
-                   'on <controller>/commands (forward_command) or <controller>/joint_trajectory '
-                   '(joint_trajectory), or sends goals to <controller>/follow_joint_trajectory '
-                   '(follow_joint_trajectory), in the namespace (so /<controller>/... without '
-                   'one). Empty: no remapping, the node uses commands, joint_trajectory or '
-                   'follow_joint_trajectory (control.launch.py passes '
-                   + ' or '.join(dict.fromkeys(o.controller for o in Output if o.controller))
-                   + ').'),
-    LaunchArgument('robot_state_publisher', 'auto',
-                   "Start robot_state_publisher with the arm's URDF (false when the arm's "
-                   'own bringup already runs one). auto: true for output joint_states (with '
-                   'tip_link, when description_file is given), false for the controller '
-                   "outputs, whose arm's bringup runs one.",
-                   ('auto',) + BOOLEAN),
-    LaunchArgument('rviz', 'false',
-                   "Start RViz looking at the arm's plane: down on the base frame's XY for the "
-                   'arm r1 and r2 describe, along the shoulder axis for one from '
-                   "description_file, with a grid in the tool's plane.", BOOLEAN),
-    LaunchArgument('use_sim_time', 'false',
-                   "Run every node started here on the /clock topic's time (a simulator's: "
-                   'Gazebo, Isaac Sim, Webots) instead of the system clock; it overrides a '
-                   'use_sim_time in params_file.', BOOLEAN),
-    LaunchArgument('ros2_control', 'false',
-                   'Add a <ros2_control> block (mock_components/GenericSystem, position '
-                   'interfaces) to the URDF robot_state_publisher publishes, for a '
-                   'controller_manager to read (control.launch.py sets it). With '
-                   "description_file, the file's own block is used.", BOOLEAN),
-    LaunchArgument('description_file', '',
-                   "Your arm's URDF or xacro file (expanded with xacro): robot_state_publisher "
-                   'publishes it, and the IK node reads the chain from base_frame to tip_link '
-                   '(which it needs) from it. Empty: the arm r1 and r2 describe.'),
-    LaunchArgument('description_args', '',
-                   "xacro arguments for description_file, as on xacro's command line: "
-                   "'name:=value other:=value'."),
-    LaunchArgument('controllers_file', '',
-                   'ros2_control controllers file for control.launch.py. Empty: the '
-                   "package's config/controllers.yaml, its joints the arm's."),
-    LaunchArgument('parent_frame', '',
-                   'If given, tf2_ros static_transform_publisher places the arm (its '
-                   'prefixed base_frame) in this frame at base_x, base_y, base_yaw.'),
-    LaunchArgument('base_x', '0.0', 'x of the arm base in parent_frame, metres.'),
-    LaunchArgument('base_y', '0.0', 'y of the arm base in parent_frame, metres.'),
-    LaunchArgument('base_yaw', '0.0', 'Rotation of the arm base about z in parent_frame, rad.'),
-    LaunchArgument('enclave', '',
-                   'SROS2: run each node started here in the enclave <enclave>/<node name> '
-                   '(--enclave), with the keystore and strategy of ROS_SECURITY_* in the '
-                   'environment (doc/security.md). Empty: no security arguments.'),
-)
-ARGUMENT_NAMES = tuple(arg.name for arg in LAUNCH_ARGUMENTS)
+def parameter_choices(name: str) -> List[str]:
+    """Return the choices of node parameter ``name``'s launch argument: empty, then the table's."""
+    return ['', *SPECS[name].choices]
+
+
+#: the ``controller`` argument's description (the controllers come from the outputs' table)
+CONTROLLER_HELP = (
+    'Name of the controller a controller output commands: the node publishes on '
+    '<controller>/commands (forward_command) or <controller>/joint_trajectory '
+    '(joint_trajectory), or sends goals to <controller>/follow_joint_trajectory '
+    '(follow_joint_trajectory), in the namespace (so /<controller>/... without one). Empty: no '
+    'remapping, the node uses commands, joint_trajectory or follow_joint_trajectory '
+    '(control.launch.py passes '
+    + ' or '.join(dict.fromkeys(o.controller for o in Output if o.controller)) + ').')
+
+
+def launch_file(name: str) -> str:
+    """Return the path of the package's launch file ``name``: beside the sources, or installed."""
+    beside = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))), 'launch', name)
+    if os.path.exists(beside):
+        return beside
+    from ament_index_python.packages import get_package_share_directory
+    return os.path.join(get_package_share_directory('twobone_ik_ros'), 'launch', name)
+
+
+@functools.lru_cache(maxsize=None)
+def launch_arguments(name: str = 'twobone_ik.launch.py') -> Tuple[LaunchArgument, ...]:
+    """
+    Return the arguments launch file ``name`` declares, its included files' after its own.
+
+    As ``ros2 launch --show-args`` lists them (the first declaration of a
+    name wins), read from the file itself: the one place they are written.
+    """
+    from launch.launch_description_sources import get_launch_description_from_python_launch_file
+    from launch.substitutions import TextSubstitution
+
+    def text(argument: Any) -> str:
+        # launch appends the choices to a description (Iron on): the description as written
+        said = ' Valid choices are: ' + str(argument.choices)
+        return str(argument.description).removesuffix(said) if argument.choices else \
+            str(argument.description)
+
+    description = get_launch_description_from_python_launch_file(launch_file(name))
+    return tuple(LaunchArgument(
+        argument.name,
+        ''.join(part.text for part in argument.default_value
+                if isinstance(part, TextSubstitution)),
+        text(argument), tuple(argument.choices or ()))
+        for argument in description.get_launch_arguments())
+
+
+def defaults_of(name: str) -> Dict[str, str]:
+    """Return the defaults launch file ``name`` gives other than twobone_ik.launch.py's."""
+    arm = {argument.name: argument.default for argument in launch_arguments()}
+    return {argument.name: argument.default for argument in launch_arguments(name)
+            if argument.name in arm and arm[argument.name] != argument.default}
+
+
+def __getattr__(name: str) -> Any:
+    """Read the arguments' table from the launch files when it is first asked for."""
+    if name == 'LAUNCH_ARGUMENTS':
+        return launch_arguments()
+    if name == 'ARGUMENT_NAMES':
+        return tuple(argument.name for argument in launch_arguments())
+    if name == 'DEMO_DEFAULTS':
+        return defaults_of('demo.launch.py')
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
 
 
 @dataclass(frozen=True)
@@ -171,6 +181,10 @@ class ResolvedLaunch:
     def in_enclave(self, node: str) -> Optional[List[str]]:
         """Return the ROS arguments that run ``node`` in its enclave (None without one)."""
         return ros_arguments(self.enclave, node) or None
+
+    def starts(self, package: str) -> bool:
+        """Tell whether this launch starts a node of ``package``."""
+        return any(name == package for name, _ in self.packages)
 
 
 def resolve_launch(values: Mapping[str, str],
@@ -293,10 +307,6 @@ def controller_remappings(output: Output, controller: str) -> Tuple[Tuple[str, s
                  for entity in ('',) + inner)
 
 
-#: demo.launch.py's defaults over the table's: RViz shows the demo
-DEMO_DEFAULTS = {'rviz': 'true'}
-
-
 def check_packages(packages: Tuple[Tuple[str, str], ...],
                    find: Optional[Callable[[str], str]] = None) -> None:
     """
@@ -358,6 +368,39 @@ def own_session() -> Dict[str, str]:
     return {'prefix': 'setsid'} if shutil.which('setsid') else {}
 
 
+#: ``own_session()``, for the C++ nodes the launch files start
+OWN_SESSION = own_session()
+
+
+def namespaced(namespace: str, name: str) -> str:
+    """Resolve a topic name the way a node in ``namespace`` will."""
+    if name.startswith('/'):
+        return name
+    return f'/{namespace}/{name}' if namespace else f'/{name}'
+
+
+def arm_rviz_config(template: str, config: IKConfig) -> str:
+    """Write the package's RViz configuration looking at ``config``'s arm (removed at exit)."""
+    from twobone_ik_ros.bringup.rviz_config import plane_view, rviz_config
+    import yaml
+
+    with open(template, encoding='utf-8') as stream:
+        configuration = rviz_config(yaml.safe_load(stream),
+                                    plane_view(config.arm, config.frame_prefix))
+    return temporary_file(yaml.safe_dump(configuration, sort_keys=False), 'twobone_ik_', '.rviz')
+
+
+_RESOLVED: 'weakref.WeakKeyDictionary[Any, ResolvedLaunch]' = weakref.WeakKeyDictionary()
+
+
+def resolved(context: Any) -> ResolvedLaunch:
+    """Return the launch's resolved arguments (LaunchError if wrong), once per launch context."""
+    launch = _RESOLVED.get(context)
+    if launch is None:
+        launch = _RESOLVED[context] = resolve_launch(launch_values(context))
+    return launch
+
+
 def temporary_file(text: str, prefix: str, suffix: str) -> str:
     """Write ``text`` to a new file that is removed when the launch ends; return its path."""
     handle, path = tempfile.mkstemp(prefix=prefix, suffix=suffix)
@@ -367,22 +410,15 @@ def temporary_file(text: str, prefix: str, suffix: str) -> str:
     return path
 
 
-def declare_arguments(defaults: Optional[Mapping[str, str]] = None) -> List[Any]:
-    """Return ``DeclareLaunchArgument`` actions for the table (``defaults`` replaces some)."""
-    from launch.actions import DeclareLaunchArgument
-
-    defaults = defaults or {}
-    return [DeclareLaunchArgument(arg.name, default_value=defaults.get(arg.name, arg.default),
-                                  description=arg.description,
-                                  **({'choices': list(arg.choices)} if arg.choices else {}))
-            for arg in LAUNCH_ARGUMENTS]
-
-
 def launch_values(context: Any) -> Dict[str, str]:
-    """Return the table's launch arguments as performed in a launch context."""
-    from launch.substitutions import LaunchConfiguration
+    """
+    Return the arguments' values in a launch context, the defaults of those not set yet.
 
-    return {arg.name: LaunchConfiguration(arg.name).perform(context) for arg in LAUNCH_ARGUMENTS}
+    A launch that includes twobone_ik.launch.py checks before the included
+    file has declared its arguments.
+    """
+    return {**{argument.name: argument.default for argument in launch_arguments()},
+            **context.launch_configurations}
 
 
 def _typed(name: str, text: str) -> Any:

@@ -1,25 +1,15 @@
 """
 A ROS 2 parameter file read the way a node reads it, so a launch checks what will run.
 
-A node does not read its ``--params-file`` with YAML's types or YAML's
-keys.  rcl's parser (``rcl_yaml_param_parser``) turns the file into
-sections, one per node name: nested keys above ``ros__parameters`` are
-joined with ``/``, each name must be a valid node name whose tokens may be
-the whole-token wildcards ``*`` or ``**`` (``/**/arm``, ``/ns/*``); a
-wildcard inside a token (``arm_*``) is refused and so is the whole file.
-Values are typed by rcl's own rules (a quoted scalar is a string; ``yes``
-and ``on`` are booleans; integers as C's ``strtoll`` base 0 reads them, so
-``010`` is 8; doubles as ``strtod``, so ``1e3`` and ``inf`` are doubles), and
-a sequence must be of one type.  The node then takes, in the order the
-sections first appear in the file, each section whose name matches its
-fully qualified name, ``*`` standing for one token and ``**`` for any
-number of them: a later matching section overrides an earlier one.
-
-rclpy's ``parameter_dict_from_yaml_file`` is not this: it types values as
-YAML does and does not match wildcard sections against a node, which is
-why this module exists.  ``test/test_parameter_file.py`` holds it against
-the real thing, the parameters rclpy hands a node started with the file, on
-a generated set of files and namespaces.
+rcl's parser (``rcl_yaml_param_parser``) types values by its own rules (a
+quoted scalar is a string, ``yes`` a boolean, ``010`` the integer 8) and
+splits the file into sections by node name, with whole-token wildcards
+(``/**/arm``, ``/ns/*``); a node takes, in the file's order, each section
+that matches its fully qualified name, a later one overriding an earlier.
+rclpy's ``parameter_dict_from_yaml_file`` types values as YAML does and does
+not match wildcard sections against a node, which is why this module
+exists; ``test_parameter_file`` holds it against what rclpy hands a node
+started with the file.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

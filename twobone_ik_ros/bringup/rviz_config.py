@@ -1,22 +1,15 @@
 """
 RViz's configuration for the arm being launched: the view and the grid on the arm's plane.
 
-RViz's Publish Point tool publishes the point of the scene under the
-cursor, so a click is a target only where something in the arm's plane is
-under it.  The package's ``rviz/twobone_ik.rviz`` looks down on the base
-frame's XY plane, which is the plane of the node's own arm; an arm read
-from its description (``tip_link`` with ``description_file``) moves in the
-plane its shoulder's axis is normal to, often upright (RRBot).  So the
-launch writes RViz a configuration of its own for that arm:
-
-- the grid in the tool's plane: RViz's grid lies in a coordinate plane of
-  a frame, and the shoulder's link is a frame in which the arm's plane is
-  one (a URDF's ``<axis>`` is nearly always a coordinate axis), whatever it
-  turns to; with any other axis there is no such frame, and no grid (the
-  reachable annulus, a marker in the plane, is still there to click on);
-- an orbit view looking at that plane along its normal, from the side
-  that shows the shoulder turning counter-clockwise, centred on the
-  shoulder's axis, far enough to show the whole reach.
+RViz's Publish Point tool publishes the point of the scene under the cursor,
+so a click is a target only where something in the arm's plane is under it.
+``rviz/twobone_ik.rviz`` looks down on the base frame's XY plane, the node's
+own arm's; an arm read from its description moves in the plane normal to its
+shoulder's axis, often upright (RRBot).  So the launch writes RViz a
+configuration for that arm: the grid in the shoulder link's coordinate plane
+that is the arm's (none where the axis is no coordinate axis), and an orbit
+view along the plane's normal, centred on the shoulder, showing the whole
+reach (doc/your_arm.md).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

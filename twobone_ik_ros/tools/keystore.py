@@ -4,18 +4,13 @@ Make the SROS2 keystore a launch of this package needs: ``twobone_ik_keystore``.
     ros2 run twobone_ik_ros twobone_ik_keystore KEYSTORE enclave:=/arm
         [--launch twobone_ik|control|demo] [name:=value ...]
 
-The arguments are the launch file's (the same ``name:=value`` as ``ros2
-launch``): they are resolved as the launch resolves them, so the keystore
-has an enclave ``<enclave>/<node>`` for each node that launch starts.  The
-IK node's enclave gets the package's policy for its output mode, in its
-namespace and with the launch's remappings (``model.security``); the
-others (robot_state_publisher, controller_manager, the spawners, RViz)
-get SROS2's default permissions, everything allowed: give them policies of
-your own (doc/security.md).  The policy written is kept beside the
-keystore (``KEYSTORE/twobone_ik.policy.xml``), and the artifacts are made by
+The arguments are the launch file's, resolved as the launch resolves them,
+so the keystore has an enclave ``<enclave>/<node>`` for each node that launch
+starts.  The IK node's enclave gets the package's policy for its output
+mode, namespace and remappings (``model.security``); the other nodes get
+SROS2's default permissions (doc/security.md).  The artifacts are made by
 ``ros2 security generate_artifacts`` (sros2: refused in one line, exit 2,
-where it is missing).  Permissions are signed for the ``ROS_DOMAIN_ID`` in
-force: make the keystore in the environment the launch runs in.
+where it is missing), signed for the ``ROS_DOMAIN_ID`` in force.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -35,15 +30,14 @@ import subprocess
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from twobone_ik_ros.bringup.control_config import CONTROL_DEFAULTS, resolve_control
+from twobone_ik_ros.bringup.control_config import resolve_control
 from twobone_ik_ros.bringup.launch_config import (
-    DEMO_DEFAULTS, LAUNCH_ARGUMENTS, LaunchError, resolve_launch)
+    defaults_of, launch_arguments, LaunchError, resolve_launch)
 from twobone_ik_ros.model.interface import NODE_NAME
 from twobone_ik_ros.model.security import enclave_path, grants, policy
 
-#: the launch files, by the name ``--launch`` takes: their defaults over the table's
-LAUNCHES: Dict[str, Dict[str, str]] = {
-    'twobone_ik': {}, 'control': dict(CONTROL_DEFAULTS), 'demo': dict(DEMO_DEFAULTS)}
+#: the launch files, by the name ``--launch`` takes
+LAUNCHES = ('twobone_ik', 'control', 'demo')
 #: the policy file written into the keystore's folder
 POLICY_FILE = 'twobone_ik.policy.xml'
 
@@ -54,8 +48,9 @@ def plan(launch: str, given: Dict[str, str], ros_distro: str = '') -> Tuple[str,
 
     Pure: what ``main`` hands to ``ros2 security generate_artifacts``.
     """
-    values = {arg.name: arg.default for arg in LAUNCH_ARGUMENTS}
-    values.update(LAUNCHES[launch])
+    values = {arg.name: arg.default for arg in launch_arguments()}
+    if launch != 'twobone_ik':  # its defaults over twobone_ik.launch.py's
+        values.update(defaults_of(f'{launch}.launch.py'))
     unknown = sorted(set(given) - set(values))
     if unknown:
         raise LaunchError(f'unknown launch argument(s): {", ".join(unknown)}')
@@ -111,12 +106,12 @@ def ros2_security(program: str) -> str:
 def main(argv: Optional[Sequence[str]] = None) -> None:
     """Write the policy, then make the keystore's enclaves with ``ros2 security``."""
     args, given = _arguments(sys.argv[1:] if argv is None else argv)
+    ros2 = ros2_security('twobone_ik_keystore')
     try:
         text, enclaves = plan(args.launch, given, os.environ.get('ROS_DISTRO', ''))
     except LaunchError as error:
         print(f'twobone_ik_keystore: {error}', file=sys.stderr)
         sys.exit(2)
-    ros2 = ros2_security('twobone_ik_keystore')
     os.makedirs(args.keystore, exist_ok=True)
     policy_path = os.path.join(args.keystore, POLICY_FILE)
     with open(policy_path, 'w', encoding='utf-8') as out:
