@@ -29,7 +29,7 @@ if [ -n "${TWOBONE_SHARED:-}" ]; then
   TWOBONE_ROSDISTRO="${TWOBONE_ROSDISTRO:-$TWOBONE_SHARED/rosdistro}"
   TWOBONE_ROS_HUMBLE_SOURCES="${TWOBONE_ROS_HUMBLE_SOURCES:-$TWOBONE_SHARED/ros2-humble}"
 fi
-# A snapshot of ros/rosdistro for the real rosdep, offline (test/test_rosdep.py):
+# A snapshot of ros/rosdistro for the real rosdep, offline (test/meta/test_rosdep.py):
 # the suite resolves package.xml's keys with it; without it those tests are skipped.
 if [ -n "${TWOBONE_ROSDISTRO:-}" ]; then
   TWOBONE_ROSDISTRO="$(cd "$TWOBONE_ROSDISTRO" 2>/dev/null && pwd)" || {

@@ -4,7 +4,7 @@ Write the files made from the tables (run after changing a table's row).
 
     python3 scripts/generate.py
 
-``twobone_ik_ros.bringup.generated.FILES`` says which; test/test_generated.py
+``twobone_ik_ros.bringup.generated.FILES`` says which; test/meta/test_generated.py
 fails while a file and its table differ.
 """
 

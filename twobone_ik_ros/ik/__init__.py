@@ -1,9 +1,4 @@
-"""
-The solver's parts: the arm (``geometry``), its vocabulary, one target (``scalar``), N (``batch``).
-
-Pure numpy and the standard library; nothing of ROS and nothing else of this
-package.  Use it through ``twobone_ik_ros.solver``, which documents the method.
-"""
+"""The solver's parts: pure numpy, nothing of ROS; use them through ``twobone_ik_ros.solver``."""
 
 # Copyright 2026 The twobone_ik_ros Authors
 # Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except

@@ -8,7 +8,7 @@ of the outputs' own topics and action come from ``Output``, the table of the
 values of the ``output`` parameter, each with its endpoint.  The node's
 parts make every endpoint from its row, by name (``ros.endpoints``), so a
 name, type or QoS is written here alone; README's topic table is written
-from it (``bringup.generated``) and ``test/test_docs.py`` holds that table
+from it (``bringup.generated``) and ``test/meta/test_docs.py`` holds that table
 against the running node.  Pure Python: the launch side reads it too.
 """
 

@@ -1,30 +1,17 @@
 """
-The two-link arm as the solver sees it: a plane, two lengths and a joint map.
+The two-link arm as the solver sees it: a plane, two lengths and a joint map (pure Python).
 
-The solver works in a plane: link 1 from the origin at angle theta1 from
-+x, link 2 at theta2 from link 1.  A real arm's URDF puts that plane
-anywhere: ``PlanarArm`` is the arm in its base frame, with
-
-- the plane: the shoulder's axis ``n`` (its direction, so that theta1
-  turns counter-clockwise about it), a point ``origin`` on that axis, and
-  ``u``, ``v`` spanning the plane, ``u`` along link 1 at its zero (so the
-  shoulder's position *is* theta1);
-- the links' lengths ``r1`` (shoulder axis to elbow axis) and ``r2`` (elbow
-  axis to the tip) measured in the plane, and how far along ``n`` the
-  elbow's and the tip's planes lie from the base frame's origin
-  (``elbow_height``, ``tip_height``; ``origin`` is where the shoulder's axis
-  meets the plane through that origin);
-- the joint map: the elbow's position is ``direction * (theta2 - offset)``,
-  ``direction`` -1 where its axis is the shoulder's reversed and ``offset``
-  link 2's angle from link 1 at the elbow's zero.
-
-``from_chain`` derives all of it exactly from a URDF chain
-(``urdf_chain``) with two parallel turning joints; ``in_xy`` is the arm the
-node draws itself (the plane is the base frame's XY, the map the identity).
-``project`` takes a point of the base frame into the plane (its part along
-the axis plays no part), ``place`` and ``forward`` bring plane points and
-joint positions back, as robot_state_publisher's TF of the elbow and tip
-links has them.  Pure Python.
+The solver works in a plane: link 1 at theta1 from +x, link 2 at theta2
+from link 1.  A real arm's URDF puts that plane anywhere, so ``PlanarArm``
+is the arm in its base frame: the shoulder's axis ``n`` and a point
+``origin`` on it, ``u`` and ``v`` spanning the plane (``u`` along link 1 at
+its zero), the links' lengths in the plane and the heights of the elbow's
+and tip's planes along ``n``, and the elbow's joint map
+(``direction * (theta2 - offset)``).  ``from_chain`` derives it exactly from
+a URDF chain with two parallel turning joints (``urdf_chain``); ``in_xy`` is
+the node's own arm.  ``project`` takes a point into the plane, ``place`` and
+``forward`` bring plane points and joint positions back to 3-D, as
+robot_state_publisher's TF has them (doc/your_arm.md).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

@@ -1,20 +1,14 @@
 """
-SROS2 for the IK node: its access-control policy, its enclave, what is in force.
+SROS2 for the IK node: its access-control policy, its enclave, what is in force (pure Python).
 
 A policy (SROS2's XML, version 0.2.0) names what one enclave's node may
 publish, subscribe, serve, call and send goals to; ``ros2 security
-generate_artifacts`` signs it into the enclave's ``permissions.p7s``, and
-DDS refuses the node any other topic.  The IK node's policy is built here
-from the one list of its interface (``model.interface.INTERFACE``, the rows
-its output mode has) and the endpoints every rclpy node and tf2 listener
-make (``ROS_ENDPOINTS``): a row added there is in the policy, a row left
-out is refused at run time, so the two cannot drift apart
-(test/test_security.py holds the shipped files to it).
-
-Names are as the node resolves them: relative to its namespace (the
-profile's ``ns``), ``~/`` its own; ``resolve`` applies a launch's
-remappings (the controller's topics, ``target_topic``).  Pure Python: the
-launch side and scripts/generate.py read it without rclpy.
+generate_artifacts`` signs it, and DDS refuses the node any other topic.
+The IK node's policy is built from the one list of its interface
+(``model.interface.INTERFACE``, the rows of its output mode) and the
+endpoints every rclpy node and tf2 listener make (``ROS_ENDPOINTS``), so the
+two cannot drift apart.  Names are as the node resolves them (its namespace,
+``~/``), with a launch's remappings (``resolve``).  doc/security.md.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

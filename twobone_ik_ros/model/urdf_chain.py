@@ -1,23 +1,16 @@
 """
 The kinematic chain between two links of a URDF, read as robot_state_publisher reads it.
 
-``read_chain(text, base_link, tip_link)`` parses a URDF (the text
-robot_state_publisher publishes on ``robot_description``, xacro already
-expanded), walks the tree from ``tip_link`` up to ``base_link`` and returns
-the joints in between, in order, each with its origin, axis, type and
-limits: what a KDL chain (robot_state_publisher, MoveIt's KDL plugin) is
-made of.  ``planar_arm`` turns such a chain into the two-link arm the solver
-works on.  Anything that stops the chain from being read raises
-``DescriptionError`` with a message that names the links and joints and
-what is wrong; nothing else escapes, whatever the bytes (fuzzed in the
-suite).
-
-URDF's rules, as urdfdom applies them: ``<origin xyz rpy>`` defaults to
-zero, rpy is roll about x, then pitch about y, then yaw about z, all about
-the parent's fixed axes; ``<axis xyz>`` defaults to ``1 0 0`` and is used
-normalised (KDL divides by its norm); a revolute or prismatic joint needs a
-``<limit>``.  A document that declares entities is refused: a URDF needs
-none, and expanding them is how a small message becomes a huge one.
+``read_chain(text, base_link, tip_link)`` walks the tree from ``tip_link``
+up to ``base_link`` and returns the joints in between, each with its
+origin, axis, type and limits: what a KDL chain is made of; ``planar_arm``
+turns it into the arm the solver works on.  URDF's rules as urdfdom applies
+them (``<origin>`` defaults to zero, rpy about the parent's fixed axes,
+``<axis>`` defaults to ``1 0 0`` and is normalised, a revolute joint needs a
+``<limit>``).  Anything that stops the chain from being read raises
+``DescriptionError`` naming the links and joints and what is wrong, whatever
+the bytes (fuzzed in the suite); a document that declares entities is
+refused (expanding them makes a small message huge).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

@@ -1,15 +1,7 @@
 """
-The motion core: moves and paths of the arm within its joints' limits, without ROS.
+The motion core: moves and paths within the joints' limits, planned, timed, checked, tracked.
 
-Pure (numpy, ruckig, toppra and scipy; no rclpy, no messages): what the
-controller outputs plan, time, check and track, usable alone (``examples/``).
-``planning`` plans one move within velocity, acceleration and jerk limits
-(ruckig), its points ``samples`` (a move's few as rows, a path's many as
-arrays); ``joint_paths`` makes a path's poses continuous in joint space;
-``path_timing`` times a path along its geometry (toppra) on ``splines``;
-``limit_check`` is the one check of what leaves the node, within ``bounds``;
-``tracking`` is the arm's state as the node knows it; ``cycles`` finds a
-controller's cycles for a stream; ``ledger`` says how each move ended.
+Pure (numpy, ruckig, toppra, scipy; no ROS), usable alone (``examples/``).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

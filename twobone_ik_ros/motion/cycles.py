@@ -1,39 +1,17 @@
 """
 When a controller takes a streamed command: its cycles, told by its joint states' stamps.
 
-A position controller (forward_command_controller) writes, at each of its
-cycles, the last command that reached it: a sample and hold.  A stream that
-publishes its motion evaluated at whatever time its timer fires puts
-positions a timer's jitter apart on cycles a period apart, and a message
-that lands just after a cycle is held over it and then replaced: the arm
-stands still for a cycle, then makes a double step.  Second differences of
-positions over 10 ms magnify a 0.1 ms error in time to several times an
-acceleration limit.
-
-So a stream here evaluates its motion *at the controller's cycles* and
-publishes each position between the cycle before and its own: the one cycle
-it is for takes it, whichever moment in between it arrives.  The cycles are
-read off joint_state_broadcaster's stamps, which ros2_control_node takes at
-each cycle, on a fixed grid (``period`` after the last, in the ROS clock),
-late by the loop's wake-up only; the earliest stamps of a recent window name
-the grid.  Not the earliest of all: on a busy machine a cycle can wake up
-more than half a period late, and wrapped to a period it looks early; taken
-for the grid it shifted every position of the next ``WINDOW`` cycles by up
-to half a period, with a jump where it came and where it went (measured: 6
-times the acceleration limit on cycles that took their command in time).
-So the offsets are wrapped around the stamps' median, where a cycle may be
-up to ``LATE_WRAP`` of a period late and is never early, and the grid is a
-low percentile (``EDGE``) of them, which a few cycles later still do not
-move.
-
-On a simulator's clock the stamps are exact and the cycles no fixed grid:
-ros2_control_node sleeps until its last cycle's time plus a period, so a
-cycle that wakes a clock step late moves every later one by that step (seen
-every few seconds beside two CPU-bound processes).  Read as lateness on the
-old grid, a drift misplaced the stream's positions for a window's worth of
-cycles and then jumped (2.98 times the acceleration limit).  With
-``follows_last`` the grid is the last stamp's phase: the next cycle is that
-one plus a period.  Pure (no ROS): times are nanoseconds of the ROS clock.
+forward_command_controller writes, at each cycle, the last command that
+reached it.  So a stream evaluates its motion at the controller's cycles and
+publishes each position between the cycle before and its own, and never
+before the cycle its last command is for has run (``has_run``): two
+commands between two cycles, and the cycle would take only the second.  The
+cycles are read off joint_state_broadcaster's stamps: on the wall clock a
+fixed grid, each cycle late by its wake-up, so the grid is a low percentile
+(``EDGE``) of the recent stamps' offsets wrapped around their median (a very
+late cycle must not look early); on a simulator's clock the next cycle is
+the last one plus a period (``follows_last``).  Times are nanoseconds of the
+ROS clock; pure (no ROS).  Why each rule, and what it measured: doc/motion.md.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

@@ -1,21 +1,15 @@
 """
-Moves and paths in joint space: timing, multi-turn angles, branch continuity.
+Moves and paths in joint space: timing, multi-turn angles, branch continuity (pure numpy).
 
-Pure numpy, no ROS, like the solver: the node turns messages into these
-calls and their results into messages (``outputs``).
-
-``move_time`` times a move by the velocity limit alone:
-``max(min_move_time, largest joint change / max_joint_velocity)``, for the
-first move of a path and for a target before the arm's state is known
-(controller moves are otherwise planned within all the limits, ``planning``).
-A *path* is solved in one call of the batch solver on one elbow branch (the
-one nearest the arm for ``closest``) and made continuous within the joint
-limits: from pose to pose each joint goes the short way round, and a
-multi-turn joint keeps turning as far as its limits let it.  Where that
-cannot go on (a joint would pass its limit, the limits force the other
-branch, a pose no branch fits) the path is refused or split into parts,
-as ``unreachable`` says (``plan_path``): it never unwinds a joint silently
-in the middle of a path.
+``move_time`` times a move by the velocity limit alone, for a target before
+the arm's state is known (controller moves are otherwise planned within all
+the limits, ``planning``).  A path is solved in one call of the batch solver
+on one elbow branch and made continuous within the joint limits: from pose
+to pose each joint goes the short way round, and a multi-turn joint keeps
+turning as far as its limits let it.  Where that cannot go on (a joint would
+pass its limit, the limits force the other branch, a pose no branch fits)
+the path is refused or split into parts as ``unreachable`` says
+(``plan_path``): a joint is never unwound silently (doc/motion.md).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

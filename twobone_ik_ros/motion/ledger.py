@@ -1,46 +1,16 @@
 """
-How each move sent to a controller ended: reached, superseded, or failed.
+How each move sent to a controller ended: reached, superseded, or failed (pure, no ROS).
 
-Pure (no ROS), like ``tracking``.  Every move the node sends is one entry:
-it ends in exactly one outcome, so ``sent == reached + superseded +
-failed`` once nothing is pending (``MoveLedger.pending``: at most one move
-is under way, the last one sent).
-
-- reached: the arm's measured angles came within ``goal_tolerance`` (rad,
-  each joint) of the move's end, no earlier than the move's planned end
-  (less ``ARRIVAL_SLACK_NS``): a closed path starts where it ends, and a
-  controller follows a trajectory in time, so it cannot be there sooner;
-- superseded: a new target or path was sent before the arm got there, or
-  before the move could be sent (with the action output a target waits
-  while the goal before it is being accepted, and a newer target replaces
-  it: ``MoveLedger.passed_over``);
-- failed.no_controller: nothing subscribed to the command topic (or no
-  action server) when it was sent: it went nowhere;
-- failed.rejected, failed.aborted: the action's server rejected the goal,
-  or aborted it (or canceled it without being asked: a controller that is
-  deactivated cancels its goal);
-- failed.timed_out: not reached by the move's planned end plus
-  ``goal_time_tolerance``;
-- failed.joint_limits: the move would have taken a joint past its limit
-  (``limit_check``), so it was not sent: the one under way goes on;
-- failed.clock_jumped: the node's clock jumped back (a simulation reset) or
-  changed (``use_sim_time`` switched) while it was under way: its times
-  mean nothing any more, so it is given up.
-
-A streamed move (``forward_command``) is late where the node was: when its
-stream could not publish for some controller cycles, the arm held there and
-the move goes on from where it held, ending that much later
-(``MoveLedger.delayed``): its end and deadline move with it, and the
-counters keep the cycles held, the commands that came late, and how much
-later than planned the last and the latest-ending moves ended.
-
-With the action output the goals have counters of their own
-(``GOAL_RESULTS``): how the server answered each goal it rejected, and
-each accepted goal whose result the node asked for, whether or not the move
-had ended by then.  A goal replaced before the node's next timer is not
-asked (``follow_joint_trajectory``): the server cancels it, and its move
-was superseded when it was replaced.  A goal's success reaches its move
-when the measured angles have not already.
+Every move the node sends is one entry and ends in exactly one outcome, so
+``sent == reached + superseded + failed`` once nothing is pending (at most
+one move is under way, the last one sent): reached (the measured arm within
+``goal_tolerance`` of its end, no earlier than its planned end), superseded
+(a newer target or path came first), or failed with a reason
+(``no_controller``, ``rejected``, ``aborted``, ``timed_out``,
+``joint_limits``, ``clock_jumped``).  A streamed move the node held ends
+that much later (``MoveLedger.delayed``), and the action output's goals
+have counters of their own (``GOAL_RESULTS``).  The outcomes as a user reads
+them: doc/reliability.md.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

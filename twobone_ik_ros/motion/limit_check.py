@@ -1,27 +1,17 @@
 """
 The one check of what the node commands: within the joints' limits, between the points too.
 
-Pure (numpy, no ROS).  Every command leaves the node through ``outputs``,
-which asks this module first: a position (a joint state, a streamed
-command, a trajectory's one point) must lie within the limits; a motion's
-points must too, and so must what a controller makes between them.
+Every command leaves the node through ``outputs``, which asks this module
+first (pure: numpy, no ROS): a position must lie within the limits, and a
+motion's points and what the controller makes between them too.
 joint_trajectory_controller joins two points by the polynomial that matches
-what they carry (ros2_controllers' ``interpolate_between_points``): a
-straight line for positions alone, a cubic with velocities, a quintic with
-accelerations too.  A polynomial lies within the hull of its Bernstein
-coefficients, which settles nearly every segment with a few array
-operations; the rest are halved where their hull could hold an extreme,
-until it is known to a billionth of the segment.
-
-A joint the arm holds outside its limits (the limits changed at runtime, or
-the arm was put there) may be commanded back, never further out, and only
-until it is back: within ``Bounds.around`` its start up to its first point
-inside the limits, within the limits from that point on (``start`` of
-``motion_excursion``; ``bounds.Envelope`` does the same position by position
-for a stream).  Extremes inside a segment are compared with ``ROUNDING`` of slack:
-the float rounding of evaluating a polynomial whose true extreme is the limit
-itself (a move that ends on a limit); the points themselves are compared
-exactly.
+what they carry (a line, a cubic, a quintic); a polynomial lies within the
+hull of its Bernstein coefficients, which settles nearly every segment at
+once, and the rest are halved until known to a billionth of the segment.
+A joint held outside its limits (limits changed at runtime) may be commanded
+back, never further out (``Bounds.around``; ``bounds.Envelope`` for a
+stream).  Extremes inside a segment get ``ROUNDING`` of slack for the float
+rounding of a polynomial whose extreme is the limit itself.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

@@ -1,49 +1,19 @@
 """
-A path's timing within the joints' limits, for a controller to follow.
+A path's timing within the joints' limits, for a controller to follow (pure: numpy, scipy, toppra).
 
-Pure (numpy, scipy's piecewise polynomials, toppra; no ROS), like
-``planning``.  Each part of a path (its poses' joint angles, continuous
-within the limits, from ``joint_paths.plan_path``; most paths are one part)
-becomes a *piecewise polynomial in time* through its poses, at rest at both
-ends (``time_poses``):
-
-- without usable stamps, the times come from toppra, the time-optimal
-  parameterisation of the path's geometry (a spline through the poses over
-  their largest-joint distance) within the velocity and acceleration limits.
-  toppra's trajectory is sampled every ``SAMPLE_S`` (position, velocity and
-  acceleration) and joined by quintics, each matching the samples at its
-  ends: what joint_trajectory_controller does between points that carry
-  all three.  Quintics follow toppra's accelerations where a C2 cubic
-  spline through the same positions rings: on a random walk of 100 poses
-  (``test_path_timing``) the cubic spline took 20.32 s within the limits,
-  the quintics 18.98 s, toppra's own timing (its limits held at its grid
-  points only) 17.42 s.
-- with stamps, the poses are due at the stamps' offsets, joined by the C2
-  cubic spline through them (a cubic is the quintic of its own ends, so the
-  controller follows it too).
-
-toppra holds its constraints at its grid points only (``GRID_PER_POSE`` of
-them per pose), and stamps may ask for anything, so the limits are then
-checked on the polynomials, exactly (``splines.spline_peaks``: each piece's
-ends and the roots of the next derivative), not sampled, and a timing that exceeds
-one is stretched uniformly by the smallest factor that keeps all three
-(velocity scales by 1/k, acceleration 1/k^2, jerk 1/k^3).  For stamps, that
-stretch is ``retimed``, which the node counts and warns about.
-
-``start_path`` runs the parts from the arm's state: a ``planning`` move
-takes the arm to the first pose unless it is there at rest, arriving with the
-acceleration the part starts with, and another from each part's end to the
-next part's start.  One exception to the limits: a part starts and ends at
-rest but not at zero acceleration, so with a jerk limit the acceleration
-steps at its end, and at its start when there was no move to it (inside, the
-jerk limit holds).  ``run_path`` checks the result against the joint limits
-(``limit_check``: a spline through poses that turn at a limit overshoots it)
-and falls back to ``start_monotone_path``: the same samples clipped to the
-limits and joined by monotone cubics, which stay between their points.
-
-toppra is imported by ``load_path_timing``, which the node calls when it
-drives a controller (it loads scipy and matplotlib: over a second on a cold
-start), not with the package: a display node does without it.
+Each part of a path (continuous within the limits, ``joint_paths.plan_path``)
+becomes a piecewise polynomial in time through its poses, at rest at both
+ends (``time_poses``): without usable stamps, toppra's time-optimal timing of
+its geometry, sampled every ``SAMPLE_S`` and joined by quintics (what
+joint_trajectory_controller does between points that carry all three); with
+stamps, the C2 cubic spline through the poses at the stamps.  toppra holds
+its limits at its grid points only and stamps may ask for anything, so the
+polynomials are checked exactly (``splines.spline_peaks``) and stretched by
+the smallest factor that keeps every limit (``retimed`` for stamps).
+``run_path`` joins the parts with ``planning`` moves from the arm's state and
+checks the result (``limit_check``), falling back to monotone cubics between
+samples clipped to the limits.  ``load_path_timing`` imports toppra when a
+controller output comes into force.  Why and the figures: doc/motion.md.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

@@ -1,24 +1,16 @@
 """
-One move of the arm within velocity, acceleration and jerk limits, by ruckig.
+One move of the arm within velocity, acceleration and jerk limits, by ruckig (pure, no ROS).
 
-Pure (ruckig, no ROS), like ``joint_paths``.  Ruckig plans, from any
-state (position, velocity, acceleration), the time-optimal motion to a
-state at rest within per-joint limits, and stretches the faster joint so
-both arrive together; MoveIt uses it for the same job (doc/design.md has
-the choice, doc/performance.md its cost).  Without a jerk limit
-(``max_joint_jerk`` 0) the profiles are acceleration-limited.
-
-Every joint's motion is a polynomial of degree 3 at most between the
-*knots*, the times where some joint's jerk (or acceleration) switches.
-joint_trajectory_controller interpolates between two points that carry
-positions, velocities and accelerations with the quintic that matches them
-at both ends, and a quintic matching a cubic's ends is that cubic: points
-at the knots make the controller follow the plan exactly, so it keeps the
-limits the plan keeps.
-
-ruckig is imported by the first ``Planner.plan``, not with the module: the
-node makes a planner for every output, and a display (``joint_states``)
-runs without ruckig installed (``model.dependencies``).
+Ruckig plans, from any state, the time-optimal motion to a state at rest
+within per-joint limits, and stretches the faster joint so both arrive
+together; MoveIt uses it for the same job (doc/design.md).  Without a jerk
+limit (``max_joint_jerk`` 0) the profiles are acceleration-limited.  Each
+joint's motion is a polynomial of degree 3 at most between the knots, where
+some joint's jerk switches; joint_trajectory_controller joins two points
+that carry positions, velocities and accelerations with the quintic that
+matches them, which for a cubic is that cubic, so points at the knots make
+the controller follow the plan exactly.  ruckig is imported by the first
+``Planner.plan``: a display runs without it.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -49,7 +41,7 @@ MIN_KNOT_SPACING_S = 1e-4
 #: accelerations, which a profile whose acceleration steps cannot give.
 RAMP_S = 0.02
 _AT_REST = (0.0, 0.0)
-#: How long a ``Still`` lasts: one point after its first, for a controller.
+#: How long a ``HoldStill`` lasts: one point after its first, for a controller.
 HOLD_S = 1e-3
 
 
@@ -235,12 +227,12 @@ class Chain:
         return self._points
 
 
-class Still:
+class HoldStill:
     """
     The arm held where it is, at rest: the one motion that needs no planner.
 
     What a motion under way becomes when new limits leave nothing else to
-    plan (``ArmTracker.rein``): its velocity steps to zero, its position
+    plan (``ArmTracker.replan_within``): its velocity steps to zero, its position
     stays, and so it goes no further out.  Two points, ``HOLD_S`` apart.
     """
 

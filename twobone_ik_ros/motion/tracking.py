@@ -1,39 +1,17 @@
 """
-The arm's state as the node knows it, and the moves planned from it.
+The arm's state as the node knows it, and the moves planned from it (pure, no ROS).
 
-Pure (no ROS): ``outputs`` feeds it the arm's measured joint states and
-asks it for moves; times are nanoseconds of the ROS clock (a trajectory's
-stamp and a controller's cycles name it).
-
-Where a move starts: while the node's last move is under way and the arm
-follows it (measured within ``TRACKING_WINDOW_S`` of travel at the velocity
-limit of where the move has it now, or of where it had it at the
-measurement's stamp), that move evaluated now: the measured sample is a DDS
-hop and up to a controller period older than the command, so planning from
-it would step the arm back by that much.  At the stamp: a node that was not
-scheduled for half a second finds the target before the states that came
-meanwhile (its middleware delivers them in the order they came), and the
-last state it has is half a second old; judged against the move now alone,
-it did not follow, and the retarget was planned from where the arm had been:
-the controller stepped it back there (``test_late_node``).  Now: a stream
-that held cycles moved its whole move later (``delay``), and a state heard
-while it held is where the move is now, not where its shifted timeline puts
-that stamp.  Otherwise what the arm measurably does, never mixed with what
-the node commanded (a paused simulator, a lagging controller or an arm
-already at its goal is not moving as the command does): its position; its
-velocity where the joint states carry one, else the one its last two
-positions give over their stamps (``MeasuredVelocity``: an arm
-measured still is at rest, a jump is no velocity; an arm at the end of the
-move the node planned, within the window, is at rest: its last step is not a
-velocity it still has); no acceleration (joint states carry none).  A
-measurement gone stale (``forget_measurement``) gives way to the last move;
-with no move planned since the arm was heard (its first move was one point,
-sent before its state was known), it stays the
-start, at rest: once the node has heard the arm, every move is planned and
-stamped.
-
-``JointReader`` takes the arm's two joints out of a joint state's arrays:
-by name, in any order, other joints ignored, a non-finite value refused.
+A move starts from the node's last move evaluated now while the arm follows
+it (measured within ``TRACKING_WINDOW_S`` of travel of where that move has
+it, now or at the measurement's stamp): the measured sample is a DDS hop and
+up to a controller period older than the command, and a node that was not
+scheduled can read a target before the states that came meanwhile.
+Otherwise it starts from what the arm measurably does: its position, its
+velocity (the joint states', else from its last two positions,
+``MeasuredVelocity``), no acceleration.  A stale measurement gives way to the
+last move.  ``JointReader`` takes the arm's two joints out of a joint state:
+by name, in any order, a non-finite value refused.  Times are nanoseconds
+of the ROS clock.  Why, with what it prevents: doc/motion.md.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -51,7 +29,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.limit_check import LimitRefusal
-from twobone_ik_ros.motion.planning import ArmState, Chain, Planner, Still, Timed, Unplanned
+from twobone_ik_ros.motion.planning import ArmState, Chain, HoldStill, Planner, Timed, Unplanned
 
 #: What ``ArmTracker.move`` asks of a move before it takes it: raise
 #: ``LimitRefusal`` to refuse it (``outputs``: the one check, ``limit_check``).
@@ -252,8 +230,8 @@ class ArmTracker:
         self.run(motion, now_ns)
         return motion
 
-    def rein(self, now_ns: int, goal: Optional[Angles], inside: Callable[[Angles], Angles],
-             check: Check) -> Optional[Timed]:
+    def replan_within(self, now_ns: int, goal: Optional[Angles],
+                      inside: Callable[[Angles], Angles], check: Check) -> Optional[Timed]:
         """
         Re-plan the motion under way at ``now_ns`` within new limits; None if it is over.
 
@@ -265,7 +243,7 @@ class ArmTracker:
         where it stopped); a move from rest where the arm is, which steps the
         velocity to zero but cannot leave the limits (each joint moves
         monotonically toward a goal inside them); the arm held where it is
-        (``Still``), when ruckig plans none of these (a state it cannot brake
+        (``HoldStill``), when ruckig plans none of these (a state it cannot brake
         from under the new limits, a move longer than it can time).
         """
         start = self.state(now_ns)
@@ -296,7 +274,7 @@ class ArmTracker:
                 continue
             self.run(motion, now_ns)
             return motion
-        still = Still(start.position)
+        still = HoldStill(start.position)
         self.run(still, now_ns)
         return still
 

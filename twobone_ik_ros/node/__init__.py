@@ -1,15 +1,4 @@
-"""
-The IK node (``node``) and what it alone uses.
-
-``node`` is the wiring; its parts: targets in (``targets``) and in other
-frames (``frames``), paths (``paths``), the parameters' declarations
-(``declarations``), a user's robot_description in (``description``),
-robot_state_publisher's model of the node's own arm (``robot_model``), RViz
-markers (``markers``, drawn when due by ``drawing``), counters and
-diagnostics (``diagnostics``), peers that can never match a topic
-(``qos_watch``), throttled warnings (``throttle``) and the callback guard
-(``guard``).
-"""
+"""The IK node (``node``) and the parts it alone uses."""
 
 # Copyright 2026 The twobone_ik_ros Authors
 # Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except

@@ -1,25 +1,16 @@
 """
 Targets in other frames: brought into the base frame with tf2, never blocking.
 
-The node works in its base frame.  A target in another frame is transformed
-with the transform at its stamp (the latest for a zero stamp).  If tf2
-cannot give it yet, the target waits for it, for up to ``transform_timeout``
-seconds, while the node goes on serving other targets: ``wait_for_transform_
-async`` resolves it when the transform arrives, a timer rejects it when time
-is up: the node's clock (ROS time, a simulator's with ``use_sim_time``)
-measures it, so a paused simulation pauses the wait, and a jump of that
-clock (``clock_jumped``) gives every waiting input its whole timeout again
-on the new time.  The tf2 listener (two subscriptions) is created on the
-first such target, and the timer lives while one waits, so a node that only
-ever gets base-frame targets carries neither.  Inputs that come in the listener's first
-``LISTENER_START_S`` seconds may wait that long, so the first one is not
-refused only because the listener had just started, and up to
-``LISTENER_DEAF_S`` while it has heard nothing that connects their frame to
-the base frame: what such an input waits for is the discovery of the
-participant that publishes that transform (a launch's static transform
-publisher, started beside the node), which other transforms already heard
-say nothing about.  Those seconds are the steady clock's, as DDS discovery
-takes real time.
+A target in another frame is transformed with the transform at its stamp
+(the latest for a zero stamp).  If tf2 cannot give it yet, the target waits
+up to ``transform_timeout`` while the node goes on: tf2's
+``wait_for_transform_async`` resolves it, a timer on the node's clock
+rejects it when time is up (a paused simulation pauses the wait; a jump of
+the clock gives every waiting input its timeout again).  The tf2 listener is
+made on the first such target, and inputs in its first ``LISTENER_START_S``
+seconds, or up to ``LISTENER_DEAF_S`` while nothing heard connects their
+frame, wait that long on the steady clock: they wait for DDS discovery of
+the transform's publisher, which takes real time.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

@@ -3,19 +3,14 @@ A callback that raises costs that one callback, not the node.
 
 rclpy lets an exception from a callback out of ``spin``, and the process
 ends: one message that meets a bug we have not found yet would stop an arm.
-``CallbackGuard.wrap`` catches it at the callback's edge, counts it, and logs
-it with its traceback the first time each kind happens (the callback, the
-exception type and the line it came from), then at most once per period with how many more
-there were.  The node's diagnostics report the count (level ERROR).
-
-``GuardedNode`` is an rclpy node whose subscription and timer callbacks are all wrapped,
-its own and those its parts create on it, and those rclpy creates while
-the node is being made (``use_sim_time`` true at start subscribes
-``/clock`` inside ``Node.__init__``: the guard exists before it).
-
-The wrapper keeps the callback's signature visible (``functools.wraps``):
-rclpy reads it to decide whether a subscription callback wants the message
-info, and a timer callback the timer info.
+``CallbackGuard.wrap`` catches it at the callback's edge, counts it (the
+diagnostics report the count, level ERROR), and logs it with its traceback
+the first time each kind happens, then at most once per period with how
+many more there were.  ``GuardedNode`` wraps every subscription and timer
+callback made on it, those rclpy makes in ``Node.__init__`` too (``/clock``
+under ``use_sim_time``).  The wrapper keeps the callback's signature
+(``functools.wraps``): rclpy reads it to decide whether a callback takes the
+message info or the timer info.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

@@ -1,48 +1,18 @@
 """
 The IK node's wiring: a target in, one solver call, the answer out.
 
-``targets`` reads each target (from its bytes where it can: rclpy's
-message objects would cost more than the solve) and brings one in another
-frame into the base frame (``frames``); ``_solve`` calls
-``solver.TwoBoneIK`` and hands the angles to the arm's output
-(``outputs``).  Everything else is a part this file only connects:
-paths (``paths``), markers (``drawing``), counters and ``/diagnostics``
-(``diagnostics``), throttled warnings (``throttle``), the parameter
-declarations (``declarations``), robot_state_publisher's model
-(``robot_model``) and the callback guard (``guard.GuardedNode``); ``main``
-leaves running and stopping the process to ``ros.process.run_node``.
-
-Two timers do what is due.  On the node's clock (ROS time: a simulator's
-with ``use_sim_time``), what belongs to the arm's time: the current solution
-again when none went out for a period of ``joint_state_rate``
-(robot_state_publisher drops joint states closer together than its publish
-period, so a quick sequence could end on a stale model), and the arm's
-arrival deadlines and state age (``outputs``).  On the steady clock,
-what the people and processes around the node read in their own time, so
-that a paused simulation still has them: markers, robot_state_publisher's
-model, and diagnostics at 1 Hz.  A jump of the node's clock back, a change
-of clock (``use_sim_time`` switched) or its start ends the motion timed on
-the old one (``_clock_jumped``).
-
-Every target ends in exactly one counter, every rejected one in a throttled
-warning, and every one lost on the way is counted as lost.
-
-Interface (relative names, so a namespace or a remap moves them):
-subscribes ``target`` (geometry_msgs/PointStamped; QoS overridable with the
-``qos_overrides./<ns>/target.subscription.*`` parameters), ``path``
-(nav_msgs/Path), ``robot_description`` (std_msgs/String, transient local,
-while ``tip_link`` is set) and, with a controller output, the arm's
-``joint_states`` (sensor_msgs/JointState); publishes the solutions as the
-``output`` parameter says (``outputs``: ``joint_states``, ``commands``,
-``joint_trajectory`` or the ``follow_joint_trajectory`` action's goals),
-``reached`` (a controller output's arrivals), ``elbow``
-(geometry_msgs/PointStamped, only while someone subscribes), ``markers``
-(visualization_msgs/MarkerArray, transient local) and ``/diagnostics``;
-calls ``<robot_state_publisher>/set_parameters`` when the arm changes.  The
-table of all of them, their types and QoS is ``model.interface`` (each part
-makes its endpoints from it: ``ros.endpoints``).  A peer whose QoS or type
-can never match one of these topics is logged once and counted
-(``qos_watch``).
+``targets`` reads each target and brings one in another frame into the base
+frame (``frames``); ``_solve`` calls ``solver.TwoBoneIK`` and hands the
+angles to the output in force (``outputs``).  Everything else is a part this
+file only connects: paths, markers, counters and ``/diagnostics``, the
+parameters, robot_state_publisher's model, the callback guard; ``main``
+leaves running and stopping the process to ``ros.process.run_node``.  Two
+timers: one on the node's clock for what belongs to the arm's time (the
+solution again when none went out for a period of ``joint_state_rate``, the
+arm's deadlines), one on the steady clock for what people read (markers, the
+model, diagnostics at 1 Hz), so that a paused simulation still reports.
+Every target ends in exactly one counter.  The interface is the table of
+``model.interface`` (README).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

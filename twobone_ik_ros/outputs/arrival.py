@@ -2,20 +2,14 @@
 Whether the arm got there, and whether the node still hears it.
 
 The ROS side of ``motion.ledger``: a controller output tells it each move it
-sends and each joint state it reads.  It counts the moves
-(``ledger.MoveLedger``) and publishes ``reached`` once per move the arm
-reached, or whose goal succeeded (``goals``).  ``reached`` is a
-geometry_msgs/PointStamped stamped with the target's or the path's header
-stamp: the tool position, from the forward kinematics of the measured
-angles, in the base frame, where robot_state_publisher puts the tip link
-(``model.planar_arm``).  It also watches the age of the arm's state: joint
-states older than ``arm_state_timeout`` make it *stale* until one comes
-again; that is warned (throttled), and the tracker then plans from the
-node's own commands.  ``poll`` runs from the node's timer on its clock.
-Every time here is the node's clock (ROS time: a simulator's with
-``use_sim_time``), so a paused simulation times nothing out and ages
-nothing; ``clock_jumped`` ends the move under way (``failed.clock_jumped``)
-when that clock jumps back or changes.
+sends and each joint state it reads; it counts the moves and publishes
+``reached`` once per move the arm reached (or whose goal succeeded): a
+geometry_msgs/PointStamped with the target's or path's stamp, the tool where
+the measured angles put it, in the base frame.  Joint states older than
+``arm_state_timeout`` make the arm's state stale (warned, throttled), and the
+tracker then plans from the node's own commands.  Every time is the node's
+clock's (a simulator's with ``use_sim_time``): a paused simulation times
+nothing out; a jump of that clock ends the move under way.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

@@ -7,7 +7,7 @@ on the graph and what it does with a solution (``send``), a path
 with what all modes do alike: the joint limits every command is checked
 against (``limit_check``), and a path played back at its own timing
 (``streaming.Playback``), which stops when new limits leave what is still to
-come.  ``Parts`` is what outlives a change of mode: the node, ``arrival``
+come.  ``ModeContext`` is what outlives a change of mode: the node, ``arrival``
 (the moves counted), the callback that hears the arm move, the guard.
 ``modes.MODES`` chooses the class for each value.
 """
@@ -42,8 +42,8 @@ Guard = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
 @dataclass(frozen=True)
-class Parts:
-    """What every mode is given, and what outlives a change of mode."""
+class ModeContext:
+    """What the node gives every output mode; the arrival outlives a change of mode."""
 
     node: Node
     #: moves sent and how they ended, ``reached`` (its counters go on across modes)
@@ -73,7 +73,7 @@ def arm_limits(config: IKConfig) -> Tuple[Tuple[Limits, float], Bounds]:
 class OutputMode:
     """One output mode: where solutions, paths and the arm's state go and come from."""
 
-    def __init__(self, parts: Parts, config: IKConfig) -> None:
+    def __init__(self, parts: ModeContext, config: IKConfig) -> None:
         """Make what the mode has on the graph; ``configure`` follows at once."""
         self._node = parts.node
         self.arrival = parts.arrival
@@ -87,11 +87,11 @@ class OutputMode:
         Take ``config`` (the mode's own value unchanged): names, limits, rates.
 
         New joint limits while a path plays back stop it if what is still to
-        come leaves them (``_rein``).
+        come leaves them (``_replan_within_limits``).
         """
         limits_changed = self._take(config)
         if limits_changed:
-            self._rein()
+            self._replan_within_limits()
 
     def _take(self, config: IKConfig) -> bool:
         """Hold ``config``; return whether the limits changed (the subclasses' own too)."""
@@ -169,11 +169,11 @@ class OutputMode:
         if excursion is not None:
             raise LimitRefusal(excursion)
 
-    def _rein(self) -> None:
+    def _replan_within_limits(self) -> None:
         """Bring what moves the arm within new limits (here: a path played back)."""
-        self._rein_playback()
+        self._stop_playback_beyond_limits()
 
-    def _rein_playback(self) -> bool:
+    def _stop_playback_beyond_limits(self) -> bool:
         """
         Stop a path played back if poses still to come leave the new limits.
 

@@ -2,20 +2,15 @@
 A controller output: the arm's state read, each move planned, checked and recorded, then sent.
 
 A controller output drives an arm through ros2_control: it reads the arm's
-``joint_states`` (``joint_state_input``), plans each target's move within
-the joints' limits from the arm's state (``tracking.ArmTracker``, ruckig),
+``joint_states`` (``joint_state_input``), plans each target's move from the
+arm's state within the joints' limits (``tracking.ArmTracker``, ruckig),
 times a path within them (``path_timing``), checks what the controller will
-do with it (``limit_check``), records the move with ``arrival``, which says
-how it ended, and hands the finished motion to its transport, which only
-sends it (``transport``).  New limits while the arm moves re-plan the move
-under way within them (``_rein``).
-
-A motion that goes whole (a JointTrajectory) starts a little ahead, so
-that the controller continues the move under way where the plan does; a
-stream's motion at the last cycle it has streamed (``motion_start``).
-Before the arm's state is known a target is one point, timed by the
-velocity limit when it goes whole (a stream commands it at once), and a
-path keeps its own timing.
+do with it (``limit_check``), records the move with ``arrival`` and hands the
+finished motion to its transport, which only sends it (``transport``).  New
+limits while the arm moves re-plan the move under way within them
+(``_rein_in``).  A whole motion starts a little ahead, a stream's at the
+last cycle it has streamed (``motion_start``); before the arm's state is
+known a target is one point and a path keeps its own timing.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -37,11 +32,11 @@ from twobone_ik_ros.motion.joint_paths import move_time, PathPlan
 from twobone_ik_ros.motion.ledger import ArmReport, Move
 from twobone_ik_ros.motion.limit_check import check_planned, LimitRefusal
 from twobone_ik_ros.motion.path_timing import load_path_timing, PathMotion, run_path, time_poses
-from twobone_ik_ros.motion.planning import Planner, Still, Timed, Unplanned
+from twobone_ik_ros.motion.planning import HoldStill, Planner, Timed, Unplanned
 from twobone_ik_ros.motion.tracking import ArmTracker, JointReader
-from twobone_ik_ros.outputs.base import OutputMode, Parts, speed_limits
+from twobone_ik_ros.outputs.base import ModeContext, OutputMode, speed_limits
 from twobone_ik_ros.outputs.joint_state_input import JointStateInput
-from twobone_ik_ros.outputs.motion_start import AnyTimed, finish
+from twobone_ik_ros.outputs.motion_start import AnyTimed, plan_and_start
 from twobone_ik_ros.outputs.transport import Factory, FinishedMotion
 from twobone_ik_ros.ros.clock import node_time_ns
 
@@ -49,7 +44,7 @@ from twobone_ik_ros.ros.clock import node_time_ns
 class ControllerOutput(OutputMode):
     """An output that commands a controller through its transport, and reads the arm's state."""
 
-    def __init__(self, parts: Parts, config: IKConfig, transport: Factory) -> None:
+    def __init__(self, parts: ModeContext, config: IKConfig, transport: Factory) -> None:
         """Make the transport (a publisher or a client), then the subscription to the state."""
         super().__init__(parts, config)
         self._guard = parts.guard
@@ -135,7 +130,7 @@ class ControllerOutput(OutputMode):
 
     # --------------------------------------------------------- what the transport tells
 
-    def held(self, late_ns: int, cycles: int) -> None:
+    def arm_held(self, late_ns: int, cycles: int) -> None:
         """Take a stream's hold of the arm: the move under way ends ``late_ns`` later."""
         self._tracker.delay(late_ns)
         self.arrival.delayed(late_ns, cycles)
@@ -144,7 +139,7 @@ class ControllerOutput(OutputMode):
         """Take the controller's answer to ``move`` (a success: where the arm is now)."""
         self.arrival.answered(move, result, why)
 
-    def taken(self) -> None:
+    def motion_taken(self) -> None:
         """Send the target that waited while the transport was busy."""
         self._free()
 
@@ -174,7 +169,7 @@ class ControllerOutput(OutputMode):
         braked = tracker.braked
         now = node_time_ns(self._node)
         try:
-            planned = self._finish(
+            planned = self._plan_and_start(
                 lambda begin: tracker.move(goal, begin, self._check_planned), now)
             if planned is None:
                 finished, end = self._one_point(goal, arm_at, now)
@@ -185,11 +180,11 @@ class ControllerOutput(OutputMode):
             return
         self._dispatch(stamp, goal, finished, end, tracker.braked - braked)
 
-    def _finish(self, plan: Callable[[int], Optional[AnyTimed]], now_ns: int
-                ) -> Optional[Tuple[AnyTimed, FinishedMotion, int]]:
+    def _plan_and_start(self, plan: Callable[[int], Optional[AnyTimed]], now_ns: int
+                        ) -> Optional[Tuple[AnyTimed, FinishedMotion, int]]:
         """Plan with ``plan(begin)`` from the start the transport takes (``motion_start``)."""
-        return finish(plan, self._node.get_clock(), self._tracker, self._transport, self._bounds,
-                      now_ns)
+        return plan_and_start(plan, self._node.get_clock(), self._tracker, self._transport,
+                              self._bounds, now_ns)
 
     def _one_point(self, goal: Angles, arm_at: Optional[Angles],
                    now_ns: int) -> Tuple[FinishedMotion, int]:
@@ -315,22 +310,22 @@ class ControllerOutput(OutputMode):
                 tracker.run(motion, begin)
             return motion
 
-        return self._finish(plan, node_time_ns(self._node))
+        return self._plan_and_start(plan, node_time_ns(self._node))
 
     # --------------------------------------------------------- new limits
 
-    def _rein(self) -> None:
+    def _replan_within_limits(self) -> None:
         """
         Bring what moves the arm within new limits: nothing sent after the change goes past them.
 
         A path played back at its own timing stops if what is still to come
         leaves them.  A move under way is re-planned to its goal held inside
-        the new limits, a path stopped (``ArmTracker.rein``: the move, else
+        the new limits, a path stopped (``ArmTracker.replan_within``: the move, else
         the quickest stop and a move from rest, else a move from rest where
         the arm is), and sent as a target's move is, answering the same
         stamp; the move before is superseded (doc/motion.md).
         """
-        if self._rein_playback():
+        if self._stop_playback_beyond_limits():
             return
         tracker = self._tracker
         motion = tracker.motion
@@ -342,8 +337,8 @@ class ControllerOutput(OutputMode):
         stamp = pending.stamp if pending is not None else \
             self._node.get_clock().now().to_msg()
         now = node_time_ns(self._node)
-        planned = self._finish(
-            lambda begin: tracker.rein(begin, goal, inside, self._check_planned), now)
+        planned = self._plan_and_start(
+            lambda begin: tracker.replan_within(begin, goal, inside, self._check_planned), now)
         if planned is None:
             return  # the motion was over
         reined, finished, end = planned
@@ -351,6 +346,6 @@ class ControllerOutput(OutputMode):
         self._node.get_logger().warning(
             'the limits changed while the arm moved: '
             + ('it is held where it was: no motion within them could be planned'
-               if isinstance(reined, Still) else 'the path stopped within them'
+               if isinstance(reined, HoldStill) else 'the path stopped within them'
                if goal is None else
                f'the move re-planned within them, to {goal[0]:.6g} {goal[1]:.6g}'))

@@ -1,32 +1,17 @@
 """
 ``output:=follow_joint_trajectory``: each move as a FollowJointTrajectory goal.
 
-MoveIt and ros2_control users drive joint_trajectory_controller through
-its ``follow_joint_trajectory`` action rather than its topic because the
-server answers: a goal is accepted or rejected (an inactive controller
-rejects it), then ends succeeded, aborted or canceled.  ``TrajectoryGoals``
-sends each motion as a goal (``trajectory_wire.TrajectoryMessages``), with the node's
-``goal_tolerance`` on every joint and its ``goal_time_tolerance``, so that
-the controller's success means what ``reached`` means.  A new goal
-replaces the one in flight: joint_trajectory_controller cancels the old
-goal when it accepts the new one (the node does not cancel it first: the
-arm would stop between the two).  While a goal waits for its acceptance, a
-target waits (``busy``), and a newer one replaces it: one goal per
-acceptance, however fast the targets come.  A rejection is told to the
-output (``Owner.answered``) for the goal's move; an accepted goal's result is
-asked for at the node's next timer (``poll``, at least 10 Hz) unless a
-newer goal was accepted by then, and then counted and handed on.  A goal
-replaced sooner has its move superseded already, so its end (canceled, by
-the controller's rule above) would change nothing, and at 100 targets a
-second asking for every result was half the action's messages.  A server
-keeps a result for its ``result_timeout`` after the goal ends (rcl_action's
-default: 15 minutes on Humble, 10 s from Jazzy on): a timer that comes
-later finds it gone (``STATUS_UNKNOWN``), which ends nothing, and the move
-ends as the joint states or its deadline say.  The goals go through rclpy's
-``ActionClient``.
-
-control_msgs is imported when the output is configured, not with the
-package: it comes with ros2_control, which a display does not need.
+``TrajectoryGoals`` sends each motion as a goal through rclpy's
+``ActionClient``, with the node's ``goal_tolerance`` on every joint and its
+``goal_time_tolerance``, so that the controller's success means what
+``reached`` means.  A new goal replaces the one in flight (the controller
+cancels the old one when it accepts the new; cancelling first would stop
+the arm between them).  While a goal waits for its acceptance a target waits
+(``busy``), a newer one replacing it: one goal per acceptance however fast
+targets come.  A rejection is told at once (``Owner.answered``); the result
+of the newest goal accepted is asked for at the node's next timer (``poll``),
+since asking for every one was half the action's messages at 100 targets a
+second.  control_msgs is imported when the output comes into force.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -149,7 +134,7 @@ class TrajectoryGoals(Transport):
                                  'the controller rejected the goal (is it active?)')
         else:
             self._accepted = (handle, move)  # replaces an older one: not asked for
-        self._owner.taken()  # a target that waited for this answer goes now
+        self._owner.motion_taken()  # a target that waited for this answer goes now
 
     def _finished(self, result: Any, move: Move) -> None:
         """Tell the owner the goal's end, as a result of ``_RESULTS``."""

@@ -33,7 +33,7 @@ from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.interface import Output
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.outputs.arrival import Arrival, Warn
-from twobone_ik_ros.outputs.base import Guard, OutputMode, Parts
+from twobone_ik_ros.outputs.base import Guard, ModeContext, OutputMode
 from twobone_ik_ros.outputs.controller import ControllerOutput
 from twobone_ik_ros.outputs.follow_joint_trajectory import TrajectoryGoals
 from twobone_ik_ros.outputs.forward_command import CommandStream
@@ -48,7 +48,7 @@ TRANSPORTS: Dict[Output, Factory] = {
     Output.FOLLOW_JOINT_TRAJECTORY: TrajectoryGoals,
 }
 #: what builds the mode of each value of ``output`` (from the parts and the configuration)
-MODES: Dict[Output, Callable[[Parts, IKConfig], OutputMode]] = {
+MODES: Dict[Output, Callable[[ModeContext, IKConfig], OutputMode]] = {
     Output.JOINT_STATES: JointStatesOutput,
     **{output: partial(ControllerOutput, transport=transport)
        for output, transport in TRANSPORTS.items()},
@@ -68,7 +68,7 @@ class OutputSwitch:
         node's own wrapping does not reach (the action's answers).
         """
         self.arrival = Arrival(node, warn)
-        self._parts = Parts(node, self.arrival, moved, guard)
+        self._parts = ModeContext(node, self.arrival, moved, guard)
         self._value: Optional[Output] = None
         self._config: Optional[IKConfig] = None
         #: the mode in force (from ``configure`` on): the node sends, follows and polls through it

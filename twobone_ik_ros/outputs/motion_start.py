@@ -36,14 +36,14 @@ AnyTimed = TypeVar('AnyTimed', bound=Timed)
 #: period, so that the controller has it before it begins.
 START_DELAY_NS = 20_000_000
 #: A whole motion planned later than this before its start is planned again
-#: from a later one (``finish``), at most ``PLAN_ATTEMPTS`` times.
+#: from a later one (``plan_and_start``), at most ``PLAN_ATTEMPTS`` times.
 LATE_MARGIN_NS = 5_000_000
 PLAN_ATTEMPTS = 3
 
 
-def finish(plan: Callable[[int], Optional[AnyTimed]], clock: Any, tracker: ArmTracker,
-           transport: Transport, bounds: Bounds, now_ns: int
-           ) -> Optional[Tuple[AnyTimed, FinishedMotion, int]]:
+def plan_and_start(plan: Callable[[int], Optional[AnyTimed]], clock: Any, tracker: ArmTracker,
+                   transport: Transport, bounds: Bounds, now_ns: int
+                   ) -> Optional[Tuple[AnyTimed, FinishedMotion, int]]:
     """
     Plan a motion with ``plan(begin)`` at ``now_ns``; return it, finished, and when it ends.
 

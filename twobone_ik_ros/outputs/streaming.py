@@ -6,7 +6,7 @@ controller cycle, evaluated at the cycle it is for and published between the
 cycle before and its own (``motion.cycles``); a new target changes the
 motion, not the timer.  The motion advances one period per message, never by
 the clock: when the node comes late, the controller holds the arm on the last
-message and the move ends that much later (``Owner.held``).  No message goes
+message and the move ends that much later (``Owner.arm_held``).  No message goes
 out before the cycle that takes the last one has run, and after the node was
 away its last message may only now reach the controller, so the next waits a
 cycle: the controller never finds two messages in one cycle and steps two
@@ -133,7 +133,7 @@ class Stream:
         late = cycle - last - period if last else 0
         if late:  # cycles went by, one came late (a simulator's), the grid moved: it waits
             self._start_ns += late
-            self._owner.held(late, skipped)
+            self._owner.arm_held(late, skipped)
         self._content_ns = cycle
         motion, publish = self._motion, self._publish
         if motion is None or motion.timed is None or publish is None:

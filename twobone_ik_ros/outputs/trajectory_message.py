@@ -1,22 +1,14 @@
 """
 A JointTrajectory message from arrays or rows, and a Duration: pure builders, as ``markers`` is.
 
-What ros2_controllers check on these topics (and the node's tests check
-with stand-in controllers): forward_command_controller takes a
-Float64MultiArray whose ``data`` has one value per joint, in its ``joints``
-order; joint_trajectory_controller takes a JointTrajectory naming all its
-joints, with at least one point, ``positions`` of that size, and
-``time_from_start`` strictly increasing; a zero ``header.stamp`` means
-"start now"; velocities and accelerations, when a point has them, are
-one per joint too, and the last point's velocities must be zero (they are:
-a move ends at rest).  With positions only the controller interpolates
-linearly; with velocities a cubic, with accelerations too a quintic.
-
-A move's few points go into one message kept and filled again
-(``fill_rows``): rclpy serialises a message when it is sent, and making a
-point's objects anew (its four arrays, its Duration) was most of what an
-action's goal cost the node.  Arrays go in as ``array.array``, which every
-release's generated setters take without looking at each value.
+What joint_trajectory_controller checks: every joint named, at least one
+point, ``positions`` of that size, ``time_from_start`` strictly increasing,
+a zero stamp meaning "start now", the last point's velocities zero; it joins
+points linearly, by cubics or by quintics as they carry positions,
+velocities and accelerations.  A move's few points go into one message
+filled again (``fill_rows``): making a point's objects anew was most of what
+an action's goal cost the node.  Arrays go in as ``array.array``, which the
+generated setters take without looking at each value.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

@@ -1,23 +1,17 @@
 """
 JointTrajectory messages written as bytes from arrays; a finished motion as one.
 
-rclpy turns every point of a JointTrajectory into three Python objects: for
-a long trajectory that costs far more than solving and timing the path
-(``benchmarks/bench_path.py``, doc/performance.md).  After
-the first point (whose start depends on the joint names) every point starts
-at one alignment, so the points are numpy records of one stride.
-
-``TrajectoryWriter`` writes a stamp (zero, start now, unless given), an empty frame, and
-points of positions (velocities and accelerations when given) and
-time_from_start, by the rules of ``ros.cdr`` (classic little-endian CDR,
-alignment counted from the end of the encapsulation header).  At start it
-writes samples and compares them with what ``deserialize_message`` reads;
-if any differs, ``usable`` is False and the caller publishes message objects
-(``trajectory_message.joint_trajectory``), so what it writes is what rclpy would
-(fuzzed in the suite).  ``TrajectoryMessages`` writes a finished motion
-(``transport.FinishedMotion``) for two named joints: its points with what
-they carry, stamped with its start; as bytes where the writer is usable,
-and as the message an action's goal carries.
+rclpy turns every point of a JointTrajectory into three Python objects, which
+for a long trajectory costs far more than timing the path (``bench_path``,
+doc/performance.md); after the first point every point starts at one
+alignment, so the points are numpy records of one stride.
+``TrajectoryWriter`` writes a stamp, an empty frame and the points by the
+rules of ``ros.cdr``, and checks itself against ``deserialize_message`` on
+samples when made: if any differs, ``usable`` is False and the caller
+publishes message objects (``trajectory_message``), so what it writes is
+what rclpy would (fuzzed in the suite).  ``TrajectoryMessages`` writes a
+finished motion for two named joints: as bytes for the topic where the
+writer is usable, as the message an action's goal carries.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

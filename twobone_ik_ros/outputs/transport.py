@@ -65,18 +65,23 @@ class FinishedMotion(NamedTuple):
 
 
 class Owner(Protocol):
-    """What a transport tells its controller output, and asks of it."""
+    """
+    The controller output a transport belongs to, as the transport sees it.
+
+    What the transport tells it (the arm held, a goal answered, a motion
+    taken) and the one thing it reads (the controller's cycles).
+    """
 
     #: the controller's cycles, read off the arm's joint states
     cycles: ControllerCycles
 
-    def held(self, late_ns: int, cycles: int) -> None:
+    def arm_held(self, late_ns: int, cycles: int) -> None:
         """Take a stream's hold of the arm: ``late_ns`` late, ``cycles`` cycles without one."""
 
     def answered(self, move: Move, result: str, why: str) -> None:
         """Take the controller's answer to ``move`` (``ledger.GOAL_OUTCOMES``)."""
 
-    def taken(self) -> None:
+    def motion_taken(self) -> None:
         """Take the end of ``busy``: the controller answered the motion sent last."""
 
     def guard(self, callback: Callable[..., Any]) -> Callable[..., Any]:
@@ -102,7 +107,7 @@ class Transport:
         """
         Tell whether the motion sent last is still being taken (an action's goal).
 
-        A target then waits, replacing any that waited, until ``Owner.taken``.
+        A target then waits, replacing any that waited, until ``Owner.motion_taken``.
         """
         return False
 

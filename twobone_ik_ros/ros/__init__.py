@@ -1,11 +1,7 @@
 """
 rclpy plumbing shared by every process of the package: no arm, no node logic.
 
-``process`` runs a node and stops it; ``endpoints`` makes each endpoint from
-its row of the interface table, with the QoS event settings of
-``qos_events``; ``clock`` reads the node's clock; ``wire_path`` and ``cdr``
-read paths from their bytes; ``rclpy_workarounds`` is the one place below
-rclpy's public API.
+``rclpy_workarounds`` is the one module below rclpy's public API.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

@@ -2,12 +2,12 @@
 How every process of the package runs its node: rclpy's executor, and a stop in order.
 
 The ros2/demos shape (make the node, spin it, stop on Ctrl-C or an external
-shutdown), with one change, measured: rclpy's own SIGINT/SIGTERM handlers
-shut the context down from another thread while a callback may be
-publishing, and under a 2 kHz target stream about half of such stops ended
-the process with ``RCLError`` and exit code 1 (doc/performance.md).  So the
-signals here only set a flag, the executor spins in the main thread, and
-the loop leaves between two callbacks; then the node is destroyed and the
+shutdown), with one change, measured: with rclpy's own SIGINT handler,
+``rclpy.spin`` on the EventsExecutor did not return at all (every stop hung,
+``bench_stop``, doc/performance.md), and the SingleThreadedExecutor, which
+stops, costs the node twice the CPU per target.  So the signals here only
+set a flag, the executor spins in the main thread a wait at a time, and the
+loop leaves between two callbacks; then the node is destroyed and the
 context shut down.  Further SIGINTs are ignored (a terminal's Ctrl-C and
 ``ros2 launch``'s own both come); a second SIGTERM ends the process.  A stop
 still going after ``STOP_TIMEOUT`` writes where each thread is and exits 1.

@@ -2,21 +2,13 @@
 QoS event callbacks, from wherever this rclpy keeps them, and the "none at all" settings.
 
 rclpy gives every publisher and subscription two default QoS event handlers
-(incompatible QoS, incompatible type), two more entities each (their cost:
-``executor``): under 1 kHz of targets a profile showed them costing more
-per target than the solve.  The node's entities are created ``QUIET``; the
-other side of a mismatch still reports it, and the node finds it in the
-graph, a topic at a time (``node.qos_watch``), which no message pays for.
-
-The one event the node takes, ``message_lost`` of its targets, is not taken
-on Fast DDS: there, taking it can deadlock the process (ros2/rmw_fastrtps#890,
-fixed upstream in June 2026, not in Jazzy's 8.4.3 nor Kilted's 9.3.3).  The
-executor's ``take_event`` holds the event's mutex while it asks the reader
-for its sample-lost status, which takes the reader's mutex, while Fast DDS's
-receive thread holds the reader's mutex and reports a lost sample, which
-takes the event's.  Under a flood the node stopped: no callback, no timer,
-no signal heard (doc/reliability.md).  There the gaps in the publishers'
-sequence numbers (``lost``) still count every target lost.
+(incompatible QoS, incompatible type), two more entities each for the
+executor; the node's are created ``QUIET``, and it finds a peer that cannot
+match in the graph instead (``node.qos_watch``).  The one event the node
+takes, ``message_lost`` of its targets, is not taken on Fast DDS, where
+taking it can deadlock the process (ros2/rmw_fastrtps#890, doc/reliability.md);
+there the gaps in the publishers' sequence numbers still count every target
+lost.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

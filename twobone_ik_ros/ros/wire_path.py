@@ -1,25 +1,16 @@
 """
 A path read from its bytes into arrays, without message objects.
 
-Why: rclpy turns every pose of a nav_msgs/Path into five Python objects and
-every point of a JointTrajectory into three.  For a 10 000-pose path that
-is about 0.5 s of deserialising and 0.17 s of building and converting the
-answer (the other half: ``outputs.trajectory_wire``), against about 15 ms for
-solving and timing all of it; a 200 000-pose path held every target behind
-it for about 10 s.  Poses are records of one shape, so numpy reads them all
-at once (``benchmarks/bench_path.py``, doc/performance.md).
-
-The same rules as ``wire`` (classic little-endian CDR, alignment counted
-from the end of the 4-byte encapsulation header), the same self-check on
-samples that rclpy serialised at start, and the same way out: whatever is
-not in the checked form is left to rclpy (``PathReader.read`` returns None),
-so what it returns is exactly what rclpy reads (fuzzed in the suite).
-
-- ``PathReader`` reads the path's header, the first pose's header and every
-  pose's position and stamp.  After the first pose (whose start depends on
-  the header's frame) every pose starts 8-aligned, so when their frame_ids
-  all have one length (the usual case: one frame for all) they are records
-  of one stride; paths whose pose frames differ in length go to rclpy.
+rclpy turns every pose of a nav_msgs/Path into five Python objects, which
+for a long path costs more than solving and timing all of it (``bench_path``,
+doc/performance.md); poses are records of one shape, so numpy reads them all
+at once.  ``PathReader`` reads the path's header, the first pose's header
+and every pose's position and stamp by the rules of ``cdr``; after the first
+pose every pose starts 8-aligned, so when their frame_ids have one length
+they are records of one stride.  It checks itself on samples rclpy
+serialised when it is made, and leaves whatever is not in the checked form
+to rclpy (``read`` returns None), so what it returns is what rclpy reads
+(fuzzed in the suite).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

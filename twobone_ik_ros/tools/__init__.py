@@ -1,13 +1,7 @@
 """
 Tools around the node: the demo, its target source, pictures, the process harness.
 
-``demo`` (the main job: the node with demo targets and its picture),
-``target_publisher`` and ``target_patterns`` (the demo's target source and
-its shapes), ``render`` (the pictures) and ``harness`` (processes started and
-listened to, for the demo, the tests and the benchmarks).
-
-They serve users running the demo and the suite's tests and benchmarks, not
-the node: nothing in the runtime parts imports them.
+They serve the demo, the tests and the benchmarks; nothing of the runtime imports them.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
