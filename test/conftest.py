@@ -82,6 +82,9 @@ _other_part = []
 #: DDS; the wheels' Fast DDS has none): elsewhere the tests marked ``sros2`` are deselected
 SECURITY_LANES = ('humble',)
 _deselected_sros2 = []
+#: a test marked ``noble`` needs what only the noble lanes' venv has (PyPI's ROS wheels,
+#: pinocchio): deselected, counted, on Humble
+_deselected_noble = []
 
 
 #: seconds each file's tests took in a run of their own (the part that needs the C++ stack,
@@ -137,7 +140,8 @@ def pytest_collection_modifyitems(config, items):
             items[:] = [item for item in items if item in kept]
     for marker, wanted, deselected in (
             ('ros_cpp', bool(config.getoption('--without-cpp-stack')), _deselected_cpp),
-            ('sros2', os.environ.get('ROS_DISTRO') not in SECURITY_LANES, _deselected_sros2)):
+            ('sros2', os.environ.get('ROS_DISTRO') not in SECURITY_LANES, _deselected_sros2),
+            ('noble', os.environ.get('ROS_DISTRO') == 'humble', _deselected_noble)):
         if not wanted:
             continue
         deselected.extend(item for item in items if item.get_closest_marker(marker))
@@ -186,6 +190,10 @@ def pytest_terminal_summary(terminalreporter, config):
         terminalreporter.write_line(
             f'deselected {len(_deselected_sros2)} tests marked sros2: they run on the lanes '
             f'{", ".join(SECURITY_LANES)} (DDS security plugins and sros2)')
+    if _deselected_noble:
+        terminalreporter.write_line(
+            f'deselected {len(_deselected_noble)} tests marked noble: they need the noble '
+            "lanes' venv (PyPI's ROS wheels, pinocchio)")
 
 
 def pytest_runtest_setup(item):

@@ -37,7 +37,7 @@ from twobone_ik_ros.solver import forward
 
 pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TARGETS = [(1.2, 0.9), (-0.4, 1.3), (1.5, -0.6), (0.3, -1.2)]
 FAST = {'max_joint_velocity': 3.0, 'max_joint_acceleration': 20.0}
 

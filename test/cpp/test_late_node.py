@@ -46,7 +46,7 @@ import tempfile
 import time
 
 from control_harness import in_joint_order
-from helpers import seconds
+from helpers import ROOT, seconds
 import numpy as np
 import pytest
 from ros_harness import processes_mentioning
@@ -74,7 +74,7 @@ START_S = 1000.0
 #: how long the arm may stand short of an answer (s of wall time: longer than any stall), and
 #: how long a move may take at most, however slowly it goes
 QUIET_S, CAP_S = 20.0, 600.0
-CONFIG = os.path.join(os.path.dirname(__file__), '..', 'config', 'controllers.yaml')
+CONFIG = os.path.join(ROOT, 'config', 'controllers.yaml')
 
 
 def controllers_file(rate_hz):

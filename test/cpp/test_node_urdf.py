@@ -283,7 +283,7 @@ def tip_on(viewer, base, tip, expected, timeout=10.0):
     """
     Return the tip's latest TF once it is within ON_TARGET_CONTROLLED of ``expected`` and still.
 
-    Still: the same for 0.3 s (robot_state_publisher publishes the measured
+    HoldStill: the same for 0.3 s (robot_state_publisher publishes the measured
     arm 20 times a second), so what is returned is where the arm ended.
     """
     at = [None]

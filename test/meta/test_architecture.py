@@ -21,10 +21,10 @@ import subprocess
 import sys
 from typing import Dict, Iterator, Set, Tuple
 
+from helpers import ROOT
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PACKAGE = os.path.join(os.path.dirname(HERE), 'twobone_ik_ros')
+PACKAGE = os.path.join(ROOT, 'twobone_ik_ros')
 
 #: part -> the parts it may import (a part always uses itself)
 LAYERS: Dict[str, Set[str]] = {

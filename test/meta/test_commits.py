@@ -20,7 +20,7 @@ import subprocess
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 #: the last commit before the rule held (its subject exceeds 72 characters)
 RULE_SINCE = 'e0b6824aedc642434e21fb2a9df572dc1f6bd2a2'
 SUBJECT_MAX = 72

@@ -46,10 +46,10 @@ ROS_MODULES = {
     'nav_msgs', 'trajectory_msgs', 'controller_manager_msgs', 'action_msgs', 'rosgraph_msgs',
     'launch', 'launch_ros', 'launch_pytest', 'ament_copyright', 'ament_flake8', 'ament_pep257',
     'xacro'}
-#: the package and the suite's own helper modules (any test/*.py can be imported by another)
+#: the package and the suite's own modules (a test module can be imported by another)
 OWN_MODULES = {'twobone_ik_ros'} | {
     os.path.splitext(os.path.basename(path))[0]
-    for path in glob.glob(os.path.join(ROOT, 'test', '*.py'))}
+    for path in glob.glob(os.path.join(ROOT, 'test', '**', '*.py'), recursive=True)}
 #: needed without an import: the XML launch file is read by launch_xml, and the launch
 #: files are run by ``ros2 launch``
 WITHOUT_IMPORT = {'launch_xml', 'ros2launch'}
@@ -112,7 +112,7 @@ def test_every_library_of_the_table_is_imported_by_the_package_or_by_one_it_impo
 
 def test_every_test_import_and_started_package_is_declared_for_the_tests_and_nothing_else():
     from conftest import CPP_PACKAGES
-    needed = (keys(imported(['test/*.py', 'test/stand_ins/*.py'])) | set(CPP_PACKAGES)
+    needed = (keys(imported(['test/**/*.py'])) | set(CPP_PACKAGES)
               | TEST_COMMANDS)
     assert declared('test_depend') == needed - declared('exec_depend')
 

@@ -27,12 +27,13 @@ from conftest import NOT_SOURCE, PACKAGE
 from helpers import ROOT
 import pytest
 
-pytestmark = [pytest.mark.build, pytest.mark.ros]
+#: the linters it runs come from the noble lanes' venv (PyPI's ament_flake8, ament_pep257)
+pytestmark = [pytest.mark.build, pytest.mark.ros, pytest.mark.noble]
 
 #: one file of each kind of test dependency the package declares
-SHARE = ('test/test_flake8.py', 'test/test_pep257.py', 'test/test_copyright.py',
-         'test/test_docs.py', 'test/test_solver.py', 'test/test_parameter_file.py',
-         'test/test_launch_files.py')
+SHARE = ('test/meta/test_flake8.py', 'test/meta/test_pep257.py', 'test/meta/test_copyright.py',
+         'test/meta/test_docs.py', 'test/unit/test_solver.py', 'test/ros/test_parameter_file.py',
+         'test/ros/test_launch_files.py')
 
 
 def test_colcon_test_passes_in_a_users_workspace(tmp_path, ros_install):

@@ -158,6 +158,7 @@ def test_any_text_is_read_or_refused_with_a_message_never_an_exception():
     rng = random.Random(6565)
     samples = generated_files(20, seed=7) + list(REFUSED)
     alphabet = ':/*-[]{}\'"&!%@#|>\n  \tab01.'
+    read = refused = 0
     for _ in range(3000):
         text = list(rng.choice(samples))
         for _ in range(rng.randint(1, 6)):
@@ -167,6 +168,11 @@ def test_any_text_is_read_or_refused_with_a_message_never_an_exception():
             else:
                 text.insert(position, rng.choice(alphabet))
         try:
-            parse(''.join(text))
-        except ParameterFileError:
-            pass
+            sections = parse(''.join(text))
+        except ParameterFileError as error:
+            assert str(error), 'a refusal says why'
+            refused += 1
+        else:
+            assert isinstance(sections, tuple)
+            read += 1
+    assert read and refused, (read, refused)  # the mutations reach both outcomes

@@ -43,8 +43,7 @@ from twobone_ik_ros.model.security import (
     security_state, shipped_policy)
 from twobone_ik_ros.tools.keystore import plan
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PEER = os.path.join(HERE, 'secure_peer.py')
+PEER = os.path.join(ROOT, 'test', 'secure_peer.py')
 SECURITY_VARIABLES = ('ROS_SECURITY_ENABLE', 'ROS_SECURITY_STRATEGY', 'ROS_SECURITY_KEYSTORE',
                       'ROS_SECURITY_ENCLAVE_OVERRIDE')
 

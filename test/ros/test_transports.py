@@ -39,7 +39,11 @@ from twobone_ik_ros.model.config import validate
 from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.motion.joint_paths import move_time
 from twobone_ik_ros.outputs.arrival import Arrival
-from twobone_ik_ros.outputs.base import Parts
+from twobone_ik_ros.outputs.base import ModeContext
+from twobone_ik_ros.outputs.controller import ControllerOutput
+from twobone_ik_ros.outputs.forward_command import CommandStream
+from twobone_ik_ros.outputs.joint_states import JointStatesOutput
+from twobone_ik_ros.outputs.joint_trajectory import TrajectoryTopic
 from twobone_ik_ros.outputs.modes import MODES, OutputSwitch
 from twobone_ik_ros.outputs.motion_start import START_DELAY_NS
 from twobone_ik_ros.tools.harness import shut_down
@@ -74,7 +78,7 @@ class Bench:
         self.executor.add_node(self.peer)
         self.warnings = []
         self.arrival = Arrival(self.node, lambda key, describe: self.warnings.append(key))
-        self.parts = Parts(self.node, self.arrival, lambda position: None, lambda f: f)
+        self.parts = ModeContext(self.node, self.arrival, lambda position: None, lambda f: f)
         self.received = []
         self.reached = []
         self.peer.create_subscription(PointStamped, 'reached', self.reached.append, 10)
@@ -139,12 +143,21 @@ def heard(bench, mode):
     bench.spin_until(lambda: mode.measured_angles() is not None)
 
 
+#: the classes each value of ``output`` is made of: its mode and its transport
+CLASSES = {'forward_command': (ControllerOutput, CommandStream),
+           'joint_trajectory': (ControllerOutput, TrajectoryTopic),
+           'joint_states': (JointStatesOutput, type(None))}
+
+
 def ready(bench, output, kind, topic, arm=None):
     """Return ``output``'s mode with the peer taking ``topic`` (and an arm at ``arm``)."""
     bench.take(kind, topic)
     if arm is not None:
         bench.arm_at(arm)
     mode = bench.output(output)
+    mode_class, transport_class = CLASSES[output]
+    assert type(mode) is mode_class
+    assert type(getattr(mode, '_transport', None)) is transport_class
     if arm is not None:
         heard(bench, mode)
     bench.spin_until(lambda: bench.node.count_subscribers(topic))

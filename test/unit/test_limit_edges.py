@@ -2,7 +2,7 @@
 The joint limits at their edges, without ROS.
 
 An arm outside its limits (measured there, or the limits changed under it),
-limits changed while it moves (``ArmTracker.rein``), a retarget from a state
+limits changed while it moves (``ArmTracker.replan_within``), a retarget from a state
 beyond the limits (a stop, then the move), what a stream sends
 (``Envelope``), single points, and the libraries' failures (toppra finding
 no timing, ruckig's results without a name).  The rule every test measures:
@@ -239,7 +239,8 @@ def test_new_limits_mid_move_rein_it_in(at_fraction):
     now = int(move.duration * at_fraction * 1e9)
     state = tracker.state(now)
     bounds = Bounds((-1.0, -PI), (1.0, PI))
-    reined = tracker.rein(now, bounds.inside(move.goal), bounds.inside, check_with(bounds))
+    reined = tracker.replan_within(now, bounds.inside(move.goal), bounds.inside,
+                                   check_with(bounds))
     assert reined is not None and tracker.motion is reined
     within_the_rule(reined, bounds, state.position)
     assert reined.goal == (1.0 - MARGIN, -0.5)  # its goal, held inside the new limits
@@ -258,7 +259,7 @@ def test_new_limits_mid_path_stop_it_within_them():
         now = int(seconds * 1e9)
         tracker.run(path, 0)
         state = tracker.state(now)
-        reined = tracker.rein(now, None, bounds.inside, check_with(bounds))
+        reined = tracker.replan_within(now, None, bounds.inside, check_with(bounds))
         within_the_rule(reined, bounds, state.position)
         assert reined.at(reined.duration).velocity == (0.0, 0.0)
 
@@ -267,8 +268,8 @@ def test_a_motion_over_is_not_reined():
     tracker = ArmTracker(Planner(Limits.of(1.0, 2.0, 0.0)))
     tracker.measure((0.0, 0.0), None)
     move = tracker.move((0.5, 0.0), 0, check_with(BOUNDS))
-    assert tracker.rein(int(move.duration * 1e9) + 1, (0.5, 0.0), BOUNDS.inside,
-                        check_with(BOUNDS)) is None
+    assert tracker.replan_within(int(move.duration * 1e9) + 1, (0.5, 0.0), BOUNDS.inside,
+                                 check_with(BOUNDS)) is None
 
 
 # ------------------------------------------------------------------ the libraries' failures
@@ -331,7 +332,8 @@ def test_limits_changed_mid_move_never_take_a_joint_further_out():
         tracker.configure(Planner(new))
         state = tracker.state(now)  # where the node takes the arm to be (its window is new)
         target = bounds.inside((bounds.upper[0], bounds.lower[1]) if on_edge else move.goal)
-        reined = tracker.rein(now, target, bounds.inside, check_with(bounds))  # never raises
+        # never raises
+        reined = tracker.replan_within(now, target, bounds.inside, check_with(bounds))
         kind = 'not moving' if reined is None else type(reined).__name__
         outcomes[kind] = outcomes.get(kind, 0) + 1
         if reined is None:

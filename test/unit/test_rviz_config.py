@@ -30,7 +30,11 @@ from twobone_ik_ros.solver import Status
 from urdf_arms import ARMS
 import yaml
 
-pinocchio = pytest.importorskip('pinocchio', reason='pinocchio (PyPI pin) is a test dependency')
+try:
+    import pinocchio
+except ImportError:  # Humble's venv has none: the tests here are marked noble, not run there
+    pinocchio = None
+pytestmark = pytest.mark.noble
 
 
 def configured(arm):
