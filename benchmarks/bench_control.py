@@ -201,7 +201,7 @@ class Arm:
         with self.lock:
             del self.arrivals[:]
 
-    def taken(self):
+    def motion_taken(self):
         with self.lock:
             return list(self.arrivals)
 
@@ -303,7 +303,7 @@ def run(arms, servers, rate, count, points, solutions, accounts=None):
 
 def answers(arm, sent):
     """Return (latencies ms, lost, superseded) of the targets ``sent`` (stamp, solution)."""
-    taken = arm.taken()
+    taken = arm.motion_taken()
     if arm.output == 'forward_command':  # the next message after each target
         arrivals = [at for at, _ in taken]
         latencies, lost, superseded = [], 0, 0
