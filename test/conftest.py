@@ -138,15 +138,20 @@ def pytest_collection_modifyitems(config, items):
         if _other_shards:
             config.hook.pytest_deselected(items=list(_other_shards))
             items[:] = [item for item in items if item in kept]
+    without_cpp = bool(config.getoption('--without-cpp-stack'))
     for marker, wanted, deselected in (
-            ('ros_cpp', bool(config.getoption('--without-cpp-stack')), _deselected_cpp),
+            ('ros_cpp', without_cpp, _deselected_cpp),
+            # control_msgs comes with the C++ stack's build (Humble's build has its own)
+            ('control_msgs', without_cpp and importlib.util.find_spec('control_msgs') is None,
+             _deselected_cpp),
             ('sros2', os.environ.get('ROS_DISTRO') not in SECURITY_LANES, _deselected_sros2),
             ('noble', os.environ.get('ROS_DISTRO') == 'humble', _deselected_noble)):
         if not wanted:
             continue
-        deselected.extend(item for item in items if item.get_closest_marker(marker))
-        if deselected:
-            config.hook.pytest_deselected(items=list(deselected))
+        dropped = [item for item in items if item.get_closest_marker(marker)]
+        if dropped:
+            deselected.extend(dropped)
+            config.hook.pytest_deselected(items=dropped)
             items[:] = [item for item in items if item.get_closest_marker(marker) is None]
 
 
@@ -178,7 +183,7 @@ def pytest_terminal_summary(terminalreporter, config):
     why = config.getoption('--without-cpp-stack')
     if why:
         terminalreporter.write_line(
-            f'deselected {len(_deselected_cpp)} tests marked ros_cpp '
+            f'deselected {len(_deselected_cpp)} tests marked ros_cpp or control_msgs '
             f'(they need the C++ robot_state_publisher, tf2_ros and ros2_control): {why}')
     part = config.getoption('--cpp-stack-part')
     if part is not None:

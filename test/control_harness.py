@@ -86,6 +86,7 @@ class ControlledArm:
         self.commands = []
         self.received_at = []  # the system clock (the ROS clock) at each command's receipt
         self.published_at = []  # ... at each command's writing (s), where rclpy tells it
+        self.sequence = []  # ... and its number among the node's writes: a gap is one we lost
         self.last_command_at = 0.0
         self.command_sub = node.create_subscription(
             kind, self.topic, self._on_command_info if hasattr(Subscription, 'CallbackType')
@@ -127,6 +128,7 @@ class ControlledArm:
         self.received_at.append(time.time())
         # when the node wrote it (its middleware's source timestamp; None before Iron)
         self.published_at.append(info['source_timestamp'] / 1e9 if info else None)
+        self.sequence.append(info.get('publication_sequence_number') if info else None)
         self.last_command_at = time.monotonic()
 
     def lateness(self, since=0, until=None):
