@@ -47,8 +47,7 @@ class Arrival:
         self._publisher: Any = None
         self._message = PointStamped()
         self.ledger = MoveLedger()
-        #: when the last joint state was read (node's clock): as it came, or, held back while a
-        #: move runs, at the next wake-up (the node's timer reads them at least at 10 Hz)
+        #: when the last joint state was read (the node's clock), as it came
         self.heard_ns: Optional[int] = None
         self._position: Optional[Angles] = None  # the last measured angles
         self.stale = False
