@@ -180,15 +180,15 @@ def rviz(context):
     if launch.config.arm.from_description:  # looking at its plane, not at the base's XY
         config = arm_rviz_config(config, launch.config)
     # the .rviz file names the un-namespaced topics; point them at this arm
-    topics = {'/target': launch.target_topic, '/markers': 'markers',
-              '/robot_description': 'robot_description'}
+    topics = [(old, namespaced(launch.namespace, new)) for old, new in (
+        ('/target', launch.target_topic), ('/markers', 'markers'),
+        ('/robot_description', 'robot_description'))]
     return [Node(
         package='rviz2', executable='rviz2', name='rviz2', namespace=launch.namespace,
         output='screen', ros_arguments=launch.in_enclave('rviz2'),
         # -f: the fixed frame, which RViz also stamps Publish Point clicks with
         arguments=['-d', config, '-f', launch.config.frame], parameters=launch.with_clock([]),
-        remappings=[(old, namespaced(launch.namespace, new)) for old, new in topics.items()
-                    if namespaced(launch.namespace, new) != old])]
+        remappings=[(old, new) for old, new in topics if new != old])]
 
 
 def _shut_down_with_the_node(event, context):

@@ -28,7 +28,8 @@ import tempfile
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 import weakref
 
-from twobone_ik_ros.bringup.parameter_file import ParameterFileError, parameters_for, parse
+from twobone_ik_ros.bringup.parameter_file import (
+    fully_qualified_name, ParameterFileError, parameters_for, parse)
 from twobone_ik_ros.model.config import IKConfig, validate
 from twobone_ik_ros.model.dependencies import check, findable, MissingLibrary
 from twobone_ik_ros.model.interface import NODE_NAME, Output, Role
@@ -374,9 +375,7 @@ OWN_SESSION = own_session()
 
 def namespaced(namespace: str, name: str) -> str:
     """Resolve a topic name the way a node in ``namespace`` will."""
-    if name.startswith('/'):
-        return name
-    return f'/{namespace}/{name}' if namespace else f'/{name}'
+    return name if name.startswith('/') else fully_qualified_name(name, namespace)
 
 
 def arm_rviz_config(template: str, config: IKConfig) -> str:
