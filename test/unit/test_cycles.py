@@ -12,7 +12,8 @@ import random
 
 import pytest
 from twobone_ik_ros.motion.cycles import (
-    ControllerCycles, cycles_skipped, EDGE, LAST_CALL, LATEST, next_on, PUBLISH_AFTER, WINDOW)
+    ControllerCycles, cycles_skipped, EDGE, LAST_CALL, LATEST, next_on, PACED_WITHIN_NS,
+    PUBLISH_AFTER, WINDOW)
 
 PERIOD = 10_000_000
 
@@ -20,7 +21,7 @@ PERIOD = 10_000_000
 def heard(phase, lateness, count=WINDOW, start=1_795_000_000 * 10**9):
     cycles = ControllerCycles()
     for k in range(count):
-        cycles.heard(start + phase + k * PERIOD + lateness())
+        cycles.heard(start + phase + k * PERIOD + lateness(), 0)
     return cycles
 
 
@@ -72,7 +73,7 @@ def test_only_recent_stamps_count_and_none_means_phase_zero():
     assert ControllerCycles().grid(PERIOD) == (0, 0)
     cycles = heard(1_000_000, lambda: 0)
     for k in range(WINDOW):  # the controller restarted on another grid
-        cycles.heard(1_796_000_000 * 10**9 + 6_000_000 + k * PERIOD)
+        cycles.heard(1_796_000_000 * 10**9 + 6_000_000 + k * PERIOD, 0)
     assert cycles.grid(PERIOD) == (6_000_000, 0)
     cycles.forget()
     assert cycles.grid(PERIOD) == (0, 0)
@@ -81,7 +82,7 @@ def test_only_recent_stamps_count_and_none_means_phase_zero():
 @pytest.mark.parametrize('lateness', [0, 300_000, 4_500_000])
 def test_a_command_is_published_after_the_cycle_before_and_well_before_its_own(lateness):
     cycles = heard(2_000_000, lambda: 0)
-    cycles.heard(1_795_000_000 * 10**9 + 2_000_000 + WINDOW * PERIOD + lateness)
+    cycles.heard(1_795_000_000 * 10**9 + 2_000_000 + WINDOW * PERIOD + lateness, 0)
     for after in range(0, 3 * PERIOD, 700_000):
         publish = cycles.publish_time(after, PERIOD)
         cycle = cycles.content_time(publish, PERIOD)
@@ -142,17 +143,53 @@ def test_a_command_published_in_the_last_part_of_a_period_is_for_the_cycle_after
 
 
 def test_a_cycle_has_run_once_its_stamp_is_heard_or_its_lateness_has_passed():
-    """What a stream waits for before its next command: the cycle its last one is for."""
+    """
+    What a stream waits for before its next command: the cycle its last one is for.
+
+    Here the stamps are heard on another clock than theirs (``heard``'s
+    second argument): the stream cannot wait on them alone (``paced``).
+    """
     cycles = heard(3_000_000, lambda: 0)
-    cycles.heard(1_796_000_000 * 10**9 + 3_000_000 + 2_000_000)  # a cycle 2 ms late
+    cycles.heard(1_796_000_000 * 10**9 + 3_000_000 + 2_000_000, 0)  # a cycle 2 ms late
     cycle = 1_796_000_000 * 10**9 + 3_000_000 + 5 * PERIOD
     lateness = cycles.grid(PERIOD)[1]
     assert 0 < lateness <= LATEST * PERIOD
     assert not cycles.has_run(cycle, cycle - 1, PERIOD)
     assert not cycles.has_run(cycle, cycle + lateness, PERIOD)
     assert cycles.has_run(cycle, cycle + lateness + 1, PERIOD)
-    cycles.heard(cycle + 100_000)  # its stamp: it ran, however early that is told
+    cycles.heard(cycle + 100_000, 0)  # its stamp: it ran, however early that is told
     assert cycles.has_run(cycle, cycle + 100_000, PERIOD)
+
+
+def test_where_a_state_comes_each_cycle_a_stream_waits_for_the_one_that_took_its_command():
+    """
+    However late: a controller stalled for 50 cycles is waited for, not written 50 commands.
+
+    The cycle that takes a command is the first heard ``LAST_CALL`` of a
+    period after it was sent; its stamp lets the stream go on.  States
+    silent for ``PACED_WITHIN_NS`` (a broadcaster gone) leave the stream to
+    the grid's times, not waiting for ever.
+    """
+    start = 1_796_000_000 * 10**9
+    cycles = ControllerCycles()
+    for k in range(WINDOW):
+        cycles.heard(start + k * PERIOD, start + k * PERIOD + 300_000)
+    heard_last = start + (WINDOW - 1) * PERIOD + 300_000
+    assert cycles.paced(PERIOD, heard_last)
+    assert not cycles.paced(PERIOD // 2, heard_last)  # a stream twice as fast as the states
+    assert not cycles.paced(PERIOD, heard_last + PACED_WITHIN_NS + 1)  # the states stopped
+    sent = start + WINDOW * PERIOD - PERIOD // 2 + 1  # just after a cycle's middle
+    cycles.sent(sent, PERIOD)
+    later = sent + 50 * PERIOD
+    assert not cycles.has_run(0, later, PERIOD)  # nothing heard: it stalled
+    assert cycles.has_run(0, heard_last + PACED_WITHIN_NS + 1, PERIOD)  # by the grid's times
+    cycles.heard(start + WINDOW * PERIOD, later)  # the cycle right after: too soon
+    assert not cycles.has_run(0, later, PERIOD)
+    cycles.heard(start + (WINDOW + 1) * PERIOD, later)
+    assert cycles.has_run(0, later, PERIOD)
+    cycles.sent(later, PERIOD)
+    cycles.forget()  # another arm: nothing is waited for
+    assert cycles.has_run(0, later, PERIOD)
 
 
 def test_the_cycles_skipped_between_two_commands_are_whole_periods():
@@ -170,7 +207,7 @@ def test_on_a_simulators_clock_the_next_cycle_is_a_period_after_the_last():
     cycles.follows_last = True
     ms = PERIOD // 10
     for stamp in (0, 10, 20, 32, 42, 52):  # ms: the cycle at 30 woke at 32
-        cycles.heard(stamp * ms)
+        cycles.heard(stamp * ms, 0)
     assert cycles.grid(PERIOD) == (2 * ms, 0)
     assert cycles.content_time(53 * ms, PERIOD) == 62 * ms
     # a timer on the clock step of the last cycle heard: the one after it, not that one

@@ -10,8 +10,12 @@ cycles are read off joint_state_broadcaster's stamps: on the wall clock a
 fixed grid, each cycle late by its wake-up, so the grid is a low percentile
 (``EDGE``) of the recent stamps' offsets wrapped around their median (a very
 late cycle must not look early); on a simulator's clock the next cycle is
-the last one plus a period (``follows_last``).  Times are nanoseconds of the
-ROS clock; pure (no ROS).  Why each rule, and what it measured: doc/motion.md.
+the last one plus a period (``follows_last``).  Where a joint state comes
+each cycle on the node's clock, a stream's next command waits for the stamp
+of a cycle that took its last (``sent``, ``paced``), however late
+the node or the controller is: a controller whose executor stalled would
+otherwise find a stream's many commands and take only the last.  Times are
+nanoseconds of the ROS clock; pure (no ROS).  Why each rule, and what it measured: doc/motion.md.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -25,7 +29,7 @@ ROS clock; pure (no ROS).  Why each rule, and what it measured: doc/motion.md.
 from __future__ import annotations
 
 from collections import deque
-from typing import Deque, Tuple
+from typing import Deque, Optional, Tuple
 
 #: How many recent stamps the grid is read from (a third of a second at 100 Hz).
 WINDOW = 32
@@ -47,6 +51,11 @@ LATE_WRAP = 0.75
 #: Which of the recent offsets, from the earliest, is the grid: a tenth of
 #: the window, so that that many cycles later than ``LATE_WRAP`` do not count.
 EDGE = 0.1
+#: How many recent stamps tell whether a joint state comes each cycle (``paced``), and how
+#: far (ns) a stamp may be from the node's clock as it is heard (the same clock), and the
+#: node's clock from when the last was heard (the states still come).
+PACED_AFTER = 9
+PACED_WITHIN_NS = 1_000_000_000
 
 
 def next_on(phase_ns: int, period_ns: int, after_ns: int) -> int:
@@ -62,14 +71,46 @@ class ControllerCycles:
         self._stamps: Deque[int] = deque(maxlen=WINDOW)
         #: each cycle comes a period after the last (a simulator's clock), not on a fixed grid
         self.follows_last = False
+        self._offset_ns = 0  # the node's clock less the last stamp, as it was heard
+        #: a cycle at or after this stamp takes the last command sent (``sent``)
+        self._sent_ns: Optional[int] = None
 
-    def heard(self, stamp_ns: int) -> None:
-        """Record a joint state's stamp."""
+    def heard(self, stamp_ns: int, now_ns: int) -> None:
+        """Record a joint state's stamp, heard at ``now_ns``."""
         self._stamps.append(stamp_ns)
+        self._offset_ns = now_ns - stamp_ns
+        if self._sent_ns is not None and stamp_ns >= self._sent_ns:
+            self._sent_ns = None  # the cycle that took the last command sent
 
     def forget(self) -> None:
-        """Drop the stamps (another arm)."""
+        """Drop the stamps (another arm) and what waited for them."""
         self._stamps.clear()
+        self._sent_ns = None
+
+    def sent(self, publish_ns: int, period_ns: int) -> None:
+        """
+        Note a command published at ``publish_ns``: the cycle that takes it is to be heard.
+
+        The first cycle ``LAST_CALL`` of a period after it or later: a
+        command reaches the controller within that (``content_time``).
+        """
+        self._sent_ns = publish_ns + round(LAST_CALL * period_ns)
+
+    def paced(self, period_ns: int, now_ns: int) -> bool:
+        """
+        Tell whether a joint state comes each cycle of ``period_ns``, on the node's clock.
+
+        Then a stream waits for the stamps; otherwise (none yet, a
+        broadcaster slower than the stream or silent for ``PACED_WITHIN_NS``,
+        another clock) for the cycles' times on the grid.
+        """
+        recent = list(self._stamps)[-PACED_AFTER:]
+        if len(recent) < PACED_AFTER or abs(self._offset_ns) > PACED_WITHIN_NS:
+            return False
+        if now_ns - recent[-1] - self._offset_ns > PACED_WITHIN_NS:
+            return False
+        spacing = sorted(b - a for a, b in zip(recent, recent[1:]))
+        return spacing[len(spacing) // 2] <= 1.5 * period_ns
 
     def grid(self, period_ns: int) -> Tuple[int, int]:
         """
@@ -121,12 +162,16 @@ class ControllerCycles:
         """
         Tell whether the controller's cycle ``cycle_ns`` (on the grid) has surely run by now.
 
-        Its stamp has been heard, or it is past by more than the cycles'
-        lateness (``LATEST`` of a period at most).  A stream sends nothing
-        before the cycle its last message is for has run: a second message
-        could reach the controller before that cycle, which would take only
-        the second, two periods of the motion in one cycle.
+        A stream sends nothing before the cycle that takes its last message
+        has run: a second message could reach the controller before that
+        cycle, which would take only the second, two periods of the motion in
+        one cycle.  Where a state comes each cycle (``paced``), a cycle that
+        took the last command ``sent`` has been heard, however long that
+        takes; otherwise ``cycle_ns``'s stamp has been heard, or it is past
+        by more than the cycles' lateness (``LATEST`` of a period at most).
         """
+        if self.paced(period_ns, now_ns):
+            return self._sent_ns is None
         if self._stamps and self._stamps[-1] >= cycle_ns:
             return True
         lateness = self.grid(period_ns)[1]

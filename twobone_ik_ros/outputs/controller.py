@@ -255,7 +255,7 @@ class ControllerOutput(OutputMode):
         """Keep the arm's (theta1, theta2): matched by name, any order, other joints ignored."""
         reading = self._reader.read(names, position, velocity)
         if reading is not None:
-            self.cycles.heard(stamp_ns)
+            self.cycles.heard(stamp_ns, now_ns)
             self._tracker.measure(reading[0], reading[1], stamp_ns)
             self.arrival.heard(reading[0], now_ns)
 

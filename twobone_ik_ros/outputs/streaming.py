@@ -10,7 +10,9 @@ message and the move ends that much later (``Owner.arm_held``).  No message goes
 out before the cycle that takes the last one has run, and after the node was
 away its last message may only now reach the controller, so the next waits a
 cycle: the controller never finds two messages in one cycle and steps two
-periods at once (doc/motion.md, a late node).  Times are the node's clock's.
+periods at once (doc/motion.md, a late node).  Where the arm's joint states
+tell each cycle, the next message waits until the one that took the last is
+heard (``ControllerCycles.paced``).  Times are the node's clock's.
 
 A *playback* publishes a path at its own timing, the pose due at each tick,
 and tells ``moved`` each position.
@@ -66,6 +68,10 @@ class Stream:
         #: that takes it: the next waits until that cycle has run
         self._published_ns = 0
         self._taken_ns = 0
+        #: when the stream last ran (0: not since it began): a gap of periods is the node away
+        self._ticked_ns = 0
+        #: the node was away since the last message: its wait was moved after, once
+        self._away_since_sent = False
 
     def begin(self, rate_hz: float) -> int:
         """
@@ -117,11 +123,16 @@ class Stream:
         cycles = self._cycles()
         now = node_time_ns(self._node)
         last = self._content_ns
+        away = bool(self._ticked_ns) and now - self._ticked_ns > 2 * period
+        self._ticked_ns = now  # not the last message's time: waiting for its cycle is no absence
         if self._published_ns:
-            if now - self._published_ns > 2 * period:
+            if away and not self._away_since_sent:
                 # the node was away: its last message may reach the controller only now
+                # (once: a stall or a slow clock while it waits changes nothing it sent)
+                self._away_since_sent = True
                 self._published_ns = now
                 self._taken_ns = cycles.content_time(now, period)
+                cycles.sent(now, period)
             if not cycles.has_run(self._taken_ns, now, period):
                 self._time_next(cycles, period)  # the last message may not be taken yet
                 return
@@ -143,7 +154,8 @@ class Stream:
         position = motion.timed.at(elapsed / _NS).position
         envelope = motion.envelope
         publish(*(envelope.admit(position) if envelope is not None else position))
-        self._published_ns, self._taken_ns = now, cycle
+        self._published_ns, self._taken_ns, self._away_since_sent = now, cycle, False
+        cycles.sent(now, period)
         if elapsed >= motion.timed.duration * _NS:
             self.stop()
             return
@@ -158,7 +170,7 @@ class Stream:
     def stop(self) -> None:
         """Stop streaming."""
         self._content_ns = 0
-        self._published_ns = 0
+        self._published_ns = self._ticked_ns = 0
         self._motion = None
         self._destroy_timer()
 
