@@ -365,7 +365,7 @@ def run(arm, clock, output, rate, rtfs, busy):
         # CPU-bound processes or on a simulator's clock on a machine that CI loads too, the
         # node has written a few commands within half a period of each other: printed, not
         # asserted (issue 81 is open; doc/motion.md)
-        if not busy and clock is None:
+        if rate <= 100 and not busy and clock is None:
             assert all(f['node_doubled'] == 0 for f in figures), rows
             assert all(f['velocity'] <= VELOCITY_BAR for f in figures), rows
             assert all(f['acceleration'] <= ACCELERATION_BAR + ROUNDING for f in figures), rows
