@@ -64,8 +64,8 @@ class Stream:
         self._first_ns = 0  # when a stream that ``begin`` found stopped publishes first
         #: the cycle the last message was for (before the first: the cycle before it)
         self._content_ns = 0
-        #: when the last message went out (0: none since the stream began), and the cycle
-        #: that takes it: the next waits until that cycle has run
+        #: when the last message went out (0: none since the stream began: nothing to wait
+        #: for), and the cycle that takes it: the next waits until that cycle has run
         self._published_ns = 0
         self._taken_ns = 0
         #: when the stream last ran (0: not since it began): a gap of periods is the node away
@@ -130,7 +130,6 @@ class Stream:
                 # the node was away: its last message may reach the controller only now
                 # (once: a stall or a slow clock while it waits changes nothing it sent)
                 self._away_since_sent = True
-                self._published_ns = now
                 self._taken_ns = cycles.content_time(now, period)
                 cycles.sent(now, period)
             if not cycles.has_run(self._taken_ns, now, period):
