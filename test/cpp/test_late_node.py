@@ -7,7 +7,7 @@ PID (SIGSTOP) for 50, 150 and 500 ms in the middle of a single move, of a
 retargeted move (the new target sent while the node is stopped) and of a
 path, then continues it (SIGCONT): a host that did not schedule the node's
 thread, as a loaded robot computer does.  At ``command_rate`` 100 and 500
-Hz (the controller's ``update_rate``), on the wall clock idle, at 100 Hz
+Hz (the controller's ``update_rate``), on the wall clock idle and
 beside two CPU-bound processes of the test's own, and on a simulator's
 clock (``sim_clock``, real-time factors 0.5 and 2).
 
@@ -15,14 +15,16 @@ Judged as a user would, per controller cycle on the arm's own joint_states
 (mock hardware reports at each cycle the command the controller applied at
 the cycle before, exactly):
 
-- at 100 Hz on the wall clock, no CPU-bound process beside: the arm's
-  velocity between two cycles (the step over the cycles between their
-  stamps) is within
-  ``max_joint_velocity`` (1.05 for the cycles' own jitter), however the
-  commands reached the controller, and its acceleration within
-  ``max_joint_acceleration`` (1.05) away from the cycles the arm held (the
-  node was stopped: the velocity drops to zero and comes back, which no
-  command can prevent once the node is not running); elsewhere printed;
+- on the wall clock, idle and beside the CPU-bound processes: no cycle
+  takes two commands the node wrote within half a period of each other;
+  the arm's velocity between two cycles (the step over the cycles between
+  their stamps) is within ``max_joint_velocity`` (1.05 for the cycles' own
+  jitter), and its acceleration within ``max_joint_acceleration`` (1.05)
+  away from the cycles the arm held (the node was stopped: the velocity
+  drops to zero and comes back, which no command can prevent once the node
+  is not running), but where the controller took commands the node wrote
+  further apart (controller_manager's executor is not real-time: counted
+  and printed); on a simulator's clock printed;
 - the node's commands are one period of the motion apart, it counted the
   cycles it held (``stream.cycles_held``), each move is answered on
   ``reached`` and none fails.
@@ -158,8 +160,9 @@ def judge(states, commands, published, rest, period, exact_stamps, rtf=1.0):
     """
     stamps = np.array([seconds(m.header.stamp) for m in states])
     positions = np.array([in_joint_order(m.name, m.position) for m in states])
-    # the controller can take many commands in one cycle after its executor was starved
-    indices = command_indices(positions, commands, rest, ahead=250)
+    # the controller can take many commands in one cycle after its executor was starved (at
+    # 500 Hz beside two CPU-bound processes once 0.6 s of them: more than 250 lost the count)
+    indices = command_indices(positions, commands, rest, ahead=round(5.0 / period))
     cycles = cycles_between(stamps, period, exact_stamps)
     # a simulator's cycle that came a clock step late: one cycle, longer
     drifted = exact_stamps & (np.abs(np.diff(stamps) / period - cycles) > 1e-6)
@@ -244,10 +247,8 @@ def measure(states, controller):
     return figure
 
 
-#: 500 Hz beside the test's CPU-bound processes is not here: under CI's load it failed in each
-#: of three CI runs, each time another way (doc/motion.md; issue 81 is open for it)
 CASES = [('forward_command', 100, None, False), ('forward_command', 500, None, False),
-         ('forward_command', 100, None, True),
+         ('forward_command', 100, None, True), ('forward_command', 500, None, True),
          ('forward_command', 100, (0.5, 2.0), False), ('forward_command', 500, (0.5, 2.0), False),
          ('joint_trajectory', 100, None, False)]
 
@@ -361,11 +362,10 @@ def run(arm, clock, output, rate, rtfs, busy):
               "cycles' commands late")
         # per controller cycle, as the arm moved: never two of the node's commands in one
         # cycle, and within the limits but where the controller took a command late
-        # (controller_manager's executor is not real-time: printed, doc/motion.md).  Beside
-        # CPU-bound processes or on a simulator's clock on a machine that CI loads too, the
-        # node has written a few commands within half a period of each other: printed, not
-        # asserted (issue 81 is open; doc/motion.md)
-        if rate <= 100 and not busy and clock is None:
+        # (controller_manager's executor is not real-time: printed, doc/motion.md).  On a
+        # simulator's clock printed, not asserted: there a cycle that came a clock step late
+        # is one cycle, and the bars on the wall clock's are the issue's (81)
+        if clock is None:
             assert all(f['node_doubled'] == 0 for f in figures), rows
             assert all(f['velocity'] <= VELOCITY_BAR for f in figures), rows
             assert all(f['acceleration'] <= ACCELERATION_BAR + ROUNDING for f in figures), rows

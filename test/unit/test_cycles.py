@@ -159,6 +159,11 @@ def test_a_cycle_has_run_once_its_stamp_is_heard_or_its_lateness_has_passed():
     assert cycles.has_run(cycle, cycle + lateness + 1, PERIOD)
     cycles.heard(cycle + 100_000, 0)  # its stamp: it ran, however early that is told
     assert cycles.has_run(cycle, cycle + 100_000, PERIOD)
+    # a command that went out late (the thread taken away after its tick began) is waited
+    # for by time: never a second within ``LAST_CALL`` of a period of it
+    cycles.sent(cycle + 200_000, PERIOD)
+    assert not cycles.has_run(cycle, cycle + 200_000 + round(LAST_CALL * PERIOD) - 1, PERIOD)
+    assert cycles.has_run(cycle, cycle + 200_000 + round(LAST_CALL * PERIOD), PERIOD)
 
 
 def test_where_a_state_comes_each_cycle_a_stream_waits_for_the_one_that_took_its_command():

@@ -168,10 +168,13 @@ class ControllerCycles:
         one cycle.  Where a state comes each cycle (``paced``), a cycle that
         took the last command ``sent`` has been heard, however long that
         takes; otherwise ``cycle_ns``'s stamp has been heard, or it is past
-        by more than the cycles' lateness (``LATEST`` of a period at most).
+        by more than the cycles' lateness (``LATEST`` of a period at most),
+        and ``LAST_CALL`` of a period has gone by since the last was sent.
         """
         if self.paced(period_ns, now_ns):
             return self._sent_ns is None
+        if self._sent_ns is not None and now_ns < self._sent_ns:
+            return False  # never two commands written within ``LAST_CALL`` of a period
         if self._stamps and self._stamps[-1] >= cycle_ns:
             return True
         lateness = self.grid(period_ns)[1]

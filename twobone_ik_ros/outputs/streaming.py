@@ -153,8 +153,11 @@ class Stream:
         position = motion.timed.at(elapsed / _NS).position
         envelope = motion.envelope
         publish(*(envelope.admit(position) if envelope is not None else position))
-        self._published_ns, self._taken_ns, self._away_since_sent = now, cycle, False
-        cycles.sent(now, period)
+        # the gate counts from when the message went out, not from when the tick began: a
+        # host that took the thread away in between would have the next go out at once
+        written = node_time_ns(self._node)
+        self._published_ns, self._taken_ns, self._away_since_sent = written, cycle, False
+        cycles.sent(written, period)
         if elapsed >= motion.timed.duration * _NS:
             self.stop()
             return
