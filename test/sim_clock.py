@@ -8,6 +8,14 @@ simulation down (a step is never skipped), as a real simulator slows down.
 It can pause (no ``/clock`` at all, as Gazebo's pause) and jump back (a
 reset).  Its node runs in a context and a thread of its own, so the clock
 goes on while the test's probe waits.
+
+A simulator that runs ros2_control (gz_ros2_control) updates the
+controllers within its step: they never fall behind its clock.  A
+separate controller_manager on ``/clock`` does, on a busy machine: beside
+two CPU-bound processes its cycles once stopped for half a second of the
+clock while the clock went on.  ``follow`` has the clock wait, as such a
+simulator does, for the controllers' joint states (at most ``LEAD``
+of their periods behind it).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -22,12 +30,17 @@ import threading
 import time
 
 import rclpy
+import rclpy.executors
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
 from twobone_ik_ros.tools.harness import shut_down
 
 #: Simulated time per /clock message: divides the controllers' 10 ms cycle
 STEP_NS = 2_000_000
+#: How many of a followed controller's periods the clock runs ahead of its last joint state
+#: (two: a broadcaster's realtime publisher drops a state when its thread is busy), and how
+#: long (s of wall time) it waits for one before it goes on (a controller gone)
+LEAD, FOLLOW_TIMEOUT_S = 2, 1.0
 
 
 class SimClock:
@@ -45,6 +58,9 @@ class SimClock:
         # best effort, as the /clock readers of rclpy and rclcpp take it
         self._publisher = self.node.create_publisher(
             Clock, '/clock', QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT))
+        self._executor = rclpy.executors.SingleThreadedExecutor(context=self.context)
+        self._executor.add_node(self.node)
+        self._followed = None  # (period ns, the last joint state's stamp ns) with ``follow``
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
@@ -58,10 +74,36 @@ class SimClock:
                     message.clock.sec, message.clock.nanosec = divmod(self._sim_ns, 10**9)
                     self._publisher.publish(message)
                 step_wall = STEP_NS / 1e9 / self.rtf
+            if self._followed is not None:
+                self._wait_for_controllers()
             next_wall = max(next_wall + step_wall, time.monotonic() - step_wall)
             delay = next_wall - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
+
+    def follow(self, topic, period_s):
+        """Run no more than ``LEAD`` periods of ``period_s`` ahead of ``topic``'s joint states."""
+        from sensor_msgs.msg import JointState
+
+        def heard(message):
+            stamp = message.header.stamp.sec * 10**9 + message.header.stamp.nanosec
+            self._followed = (self._followed[0], max(self._followed[1], stamp))
+
+        with self._lock:
+            self._followed = (round(period_s * 1e9), self._sim_ns)
+        self.node.create_subscription(
+            JointState, topic, heard,
+            QoSProfile(depth=10, reliability=ReliabilityPolicy.BEST_EFFORT))
+
+    def _wait_for_controllers(self):
+        """Spin until the followed controllers have run within ``LEAD`` periods of now."""
+        deadline = time.monotonic() + FOLLOW_TIMEOUT_S
+        while self._running and time.monotonic() < deadline:
+            period, stamp = self._followed
+            with self._lock:
+                if self._paused or stamp >= self._sim_ns - LEAD * period:
+                    return
+            self._executor.spin_once(timeout_sec=0.001)
 
     def now_s(self):
         """Return the simulated time last published, in seconds."""
@@ -80,6 +122,8 @@ class SimClock:
         """Go on from ``seconds`` (before now: a reset simulation)."""
         with self._lock:
             self._sim_ns = int(seconds * 1e9)
+            if self._followed is not None:  # the controllers' next state is stamped from there
+                self._followed = (self._followed[0], self._sim_ns)
 
     def wait_for_readers(self, count=1, timeout=20.0):
         """Wait until ``count`` readers take /clock (the clock is useless before)."""
@@ -91,5 +135,6 @@ class SimClock:
     def stop(self):
         self._running = False
         self._thread.join()
+        self._executor.shutdown()
         self.node.destroy_node()
         shut_down(self.context)

@@ -9,7 +9,8 @@ path, then continues it (SIGCONT): a host that did not schedule the node's
 thread, as a loaded robot computer does.  At ``command_rate`` 100 and 500
 Hz (the controller's ``update_rate``), on the wall clock idle and
 beside two CPU-bound processes of the test's own, and on a simulator's
-clock (``sim_clock``, real-time factors 0.5 and 2).
+clock (``sim_clock``, real-time factors 0.5 and 2, stepping the controllers
+within its step as a simulator with ros2_control does: ``SimClock.follow``).
 
 Judged as a user would, per controller cycle on the arm's own joint_states
 (mock hardware reports at each cycle the command the controller applied at
@@ -281,6 +282,8 @@ def test_a_stopped_node_holds_the_arm_and_never_steps_it(
         if clock is not None:
             assert arm.probe.spin_until(lambda: arm.probe.diagnostics and seconds(
                 arm.probe.diagnostics[-1].header.stamp) >= START_S, 30.0), 'no clock'
+            # a simulator steps its controllers in its step: they never fall behind its clock
+            clock.follow(f'{arm.namespace}/joint_states', 1.0 / rate)
         if busy:
             cpu_load()
         run(arm, clock, output, rate, rtfs or (1.0,), busy)
@@ -352,6 +355,14 @@ def run(arm, clock, output, rate, rtfs, busy):
                     + ', '.join(f'{key} {value:.4f}' if isinstance(value, float)
                                 else f'{key} {value}' for key, value in figure.items()))
     print('\n  '.join(['stalls mid-move:'] + rows))
+    if stream:  # doc/motion.md's table (a late node): one row per stall, the worst of its motions
+        where = f'{rate} Hz, {"sim" if clock else "wall"}, {"busy" if busy else "idle"}'
+        for stall in STALLS_S:
+            of = [f for f, (_, s, _) in zip(figures, plan) if s == stall]
+            print(f"| {where} | {stall * 1e3:.0f} ms | {max(f['velocity'] for f in of):.3f} | "
+                  f"{sum(f['node_doubled'] for f in of)} | "
+                  f"{sum(f['controller_late'] for f in of)} of {sum(f['moving'] for f in of)} | "
+                  f"{max(f['acceleration'] for f in of):.3f} |")
     if stream:
         # the node's own commands: one period of the motion apart, whatever the stall
         assert all(f['command_step'] <= 1.0 + ROUNDING for f in figures), rows
