@@ -64,9 +64,8 @@ class Stream:
         self._first_ns = 0  # when a stream that ``begin`` found stopped publishes first
         #: the cycle the last message was for (before the first: the cycle before it)
         self._content_ns = 0
-        #: when the last message went out (0: none since the stream began: nothing to wait
-        #: for), and the cycle that takes it: the next waits until that cycle has run
-        self._published_ns = 0
+        #: the cycle that takes the last message (0: none since the stream began: nothing to
+        #: wait for): the next waits until that cycle has run
         self._taken_ns = 0
         #: when the stream last ran (0: not since it began): a gap of periods is the node away
         self._ticked_ns = 0
@@ -125,7 +124,7 @@ class Stream:
         last = self._content_ns
         away = bool(self._ticked_ns) and now - self._ticked_ns > 2 * period
         self._ticked_ns = now  # not the last message's time: waiting for its cycle is no absence
-        if self._published_ns:
+        if self._taken_ns:
             if away and not self._away_since_sent:
                 # the node was away: its last message may reach the controller only now
                 # (once: a stall or a slow clock while it waits changes nothing it sent)
@@ -155,9 +154,8 @@ class Stream:
         publish(*(envelope.admit(position) if envelope is not None else position))
         # the gate counts from when the message went out, not from when the tick began: a
         # host that took the thread away in between would have the next go out at once
-        written = node_time_ns(self._node)
-        self._published_ns, self._taken_ns, self._away_since_sent = written, cycle, False
-        cycles.sent(written, period)
+        self._taken_ns, self._away_since_sent = cycle, False
+        cycles.sent(node_time_ns(self._node), period)
         if elapsed >= motion.timed.duration * _NS:
             self.stop()
             return
@@ -172,7 +170,7 @@ class Stream:
     def stop(self) -> None:
         """Stop streaming."""
         self._content_ns = 0
-        self._published_ns = self._ticked_ns = 0
+        self._taken_ns = self._ticked_ns = 0
         self._motion = None
         self._destroy_timer()
 
