@@ -124,11 +124,19 @@ class ControlledArm:
         self._on_command_info(msg, None)
 
     def _on_command_info(self, msg, info):
+        number = info.get('publication_sequence_number') if info else None
+        if (self.output is Output.FORWARD_COMMAND and self.commands
+                and list(msg.data) == list(self.commands[-1].data)):
+            # the stream's last position again, until the arm is heard there: it moves
+            # nothing, so it is the command before, numbered as the repeat (no gap after)
+            self.sequence[-1] = number
+            self.last_command_at = time.monotonic()
+            return
         self.commands.append(msg)
         self.received_at.append(time.time())
         # when the node wrote it (its middleware's source timestamp; None before Iron)
         self.published_at.append(info['source_timestamp'] / 1e9 if info else None)
-        self.sequence.append(info.get('publication_sequence_number') if info else None)
+        self.sequence.append(number)
         self.last_command_at = time.monotonic()
 
     def lateness(self, since=0, until=None):

@@ -200,6 +200,40 @@ def test_the_stream_steps_from_the_arm_to_the_goal(bench):
     assert bench.arrival.ledger.counters.sent == 1
 
 
+def test_a_last_position_the_controller_lost_goes_again_until_the_arm_is_there(bench):
+    """
+    forward_command_controller's subscription is best effort (Fast DDS): a command can be lost.
+
+    The peer plays a controller and its arm that loses the stream's last
+    position the first time: the stream sends it again, the arm gets there,
+    the move is reached, and the stream stops, the arm heard there.
+    """
+    from sensor_msgs.msg import JointState
+    from std_msgs.msg import Float64MultiArray, Header
+    arm, lost = [(0.0, 0.0)], []
+
+    def take(msg):
+        if tuple(msg.data) == GOAL and not lost:
+            lost.append(msg)
+        else:
+            arm[0] = tuple(msg.data)
+    bench.peer.create_subscription(Float64MultiArray, 'commands', take, 100)
+    states = bench.peer.create_publisher(JointState, 'joint_states', 10)
+    bench.peer.create_timer(0.01, lambda: states.publish(JointState(
+        header=Header(stamp=stamp_now(bench.peer)), name=JOINTS, position=list(arm[0]))))
+    mode = ready(bench, 'forward_command', Float64MultiArray, 'commands')
+    heard(bench, mode)
+    mode.send(*GOAL, stamp_now(bench.node), None)
+    bench.spin_until(lambda: bench.reached, 5.0)
+    assert lost and arm[0] == GOAL
+    counters = bench.arrival.ledger.counters
+    assert (counters.reached, counters.failed.total) == (1, 0)
+    bench.spin_for(0.1)
+    sent = len(bench.received)
+    bench.spin_for(0.2)
+    assert len(bench.received) == sent  # the arm is there: the stream has stopped
+
+
 def test_the_topic_sends_one_point_timed_by_the_velocity_limit_before_the_arm_is_heard(bench):
     from trajectory_msgs.msg import JointTrajectory
     mode = ready(bench, 'joint_trajectory', JointTrajectory, 'joint_trajectory')

@@ -133,3 +133,11 @@ def test_a_stream_that_held_the_arm_moves_the_end_and_the_deadline_and_says_how_
     assert (counters.late_last_ns, counters.late_max_ns, counters.cycles_held) == (10, 497, 58)
     ledger.delayed(10, 1)  # nothing under way: counted, nothing moved
     assert (counters.cycles_held, counters.commands_late) == (59, 4)
+
+
+def test_a_move_whose_stream_still_waits_for_the_controller_does_not_time_out_meanwhile():
+    ledger = MoveLedger()
+    ledger.sent('a', (1.0, 2.0), end_ns=1000, deadline_ns=2000, connected=True)
+    assert ledger.poll(2300, held_ns=300) is None  # held 300 so far: its deadline is 2300
+    assert ledger.poll(2301, held_ns=300).stamp == 'a'
+    assert ledger.counters.failed.counts['timed_out'] == 1

@@ -190,10 +190,16 @@ class MoveLedger:
         self.counters.goals[result] += 1
         return self.ended(move, GOAL_OUTCOMES[result])
 
-    def poll(self, now_ns: int) -> Optional[Move]:
-        """Return the move under way if its deadline has passed (timed out), else None."""
+    def poll(self, now_ns: int, held_ns: int = 0) -> Optional[Move]:
+        """
+        Return the move under way if its deadline has passed (timed out), else None.
+
+        ``held_ns``: how long a stream has held the arm so far and not yet
+        counted (``delayed``): it waits for the controller, and its move
+        ends that much later however long the wait.
+        """
         move = self.pending
-        if move is None or now_ns <= move.deadline_ns:
+        if move is None or now_ns - held_ns <= move.deadline_ns:
             return None
         self._over()
         self._fail('timed_out')

@@ -151,17 +151,19 @@ class Arrival:
         _, (point.x, point.y, point.z) = config.arm.forward(position[0], position[1])
         self._publisher.publish(message)
 
-    def poll(self) -> bool:
+    def poll(self, held_ns: int = 0) -> bool:
         """
         Time moves out and the arm's state, now; return True when the state just went stale.
 
-        A stale state warns every time it is polled (the warning is throttled).
+        ``held_ns``: how long a stream has held the arm so far and not yet
+        counted (``MoveLedger.poll``).  A stale state warns every time it is
+        polled (the warning is throttled).
         """
         config = self._config
         if config is None or self._publisher is None:
             return False
         now = node_time_ns(self._node)
-        late = self.ledger.poll(now)
+        late = self.ledger.poll(now, held_ns)
         if late is not None:
             self._warn('timed_out', lambda: (
                 f'a move to {late.goal[0]:.6g} {late.goal[1]:.6g} was not reached within '

@@ -106,7 +106,7 @@ class ControllerOutput(OutputMode):
         transport.poll()
         if self._waiting is not None and not transport.busy:
             self._free()  # the goal before it was never answered in time
-        if self.arrival.poll():
+        if self.arrival.poll(transport.held(node_time_ns(self._node))):
             self._tracker.forget_measurement()  # plan from the commands until states return
 
     def clock_jumped(self) -> None:
@@ -129,6 +129,14 @@ class ControllerOutput(OutputMode):
         self._states.destroy()
 
     # --------------------------------------------------------- what the transport tells
+
+    def arm_short_of(self, position: Angles) -> bool:
+        """Tell whether the arm is heard short of ``position`` by more than ``goal_tolerance``."""
+        measured, config = self._tracker.measured, self._config
+        if measured is None or config is None:
+            return False  # not heard (stale): nothing tells it short
+        return max(abs(measured[0] - position[0]),
+                   abs(measured[1] - position[1])) > config.goal_tolerance
 
     def arm_held(self, late_ns: int, cycles: int) -> None:
         """Take a stream's hold of the arm: the move under way ends ``late_ns`` later."""

@@ -10,9 +10,11 @@ cycle it is for); a new target while it streams is planned from where the
 stream is (``begin``).  Every position streamed is held within what the
 move's check allowed (``limit_check.Envelope``).  The stream advances one
 cycle per message: a node that comes late holds the arm and ends the move
-later, it never steps ahead (``streaming``).  A finished motion without a
-motion to stream (before the arm's state is known) is its last position,
-commanded at once.
+later, it never steps ahead (``streaming``).  The controller subscribes
+best effort (``SystemDefaultsQoS`` on Fast DDS), so a command can be lost:
+the last position goes again each cycle until the arm is heard there.  A
+finished motion without a motion to stream (before the arm's state is known)
+is its last position, commanded at once.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -82,6 +84,10 @@ class CommandStream(Transport):
     def stop(self) -> None:
         """Stop the stream."""
         self._stream.stop()
+
+    def held(self, now_ns: int) -> int:
+        """Return how long the stream has held the arm by ``now_ns`` and not yet told (ns)."""
+        return self._stream.held(now_ns)
 
     def destroy(self) -> None:
         """Destroy the publisher (the stream has stopped)."""

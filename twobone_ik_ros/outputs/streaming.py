@@ -12,7 +12,11 @@ away its last message may only now reach the controller, so the next waits a
 cycle: the controller never finds two messages in one cycle and steps two
 periods at once (doc/motion.md, a late node).  Where the arm's joint states
 tell each cycle, the next message waits until the one that took the last is
-heard (``ControllerCycles.paced``).  Times are the node's clock's.
+heard (``ControllerCycles.paced``).  The motion's last position goes again
+each cycle until the arm is heard there (``Owner.arm_short_of``), however
+late: the controller's subscription may be best effort, and a lost last
+message would leave the arm short for good (a lost one before it, the next
+makes good).  Times are the node's clock's.
 
 A *playback* publishes a path at its own timing, the pose due at each tick,
 and tells ``moved`` each position.
@@ -71,6 +75,9 @@ class Stream:
         self._ticked_ns = 0
         #: the node was away since the last message: its wait was moved after, once
         self._away_since_sent = False
+        #: the motion's last position, once published: sent again each cycle until the arm is
+        #: heard there (``Owner.arm_short_of``), as forward_command_controller may have lost it
+        self._final: Optional[Angles] = None
 
     def begin(self, rate_hz: float) -> int:
         """
@@ -98,7 +105,7 @@ class Stream:
     def run(self, rate_hz: float, motion: FinishedMotion, publish: Publish) -> None:
         """Publish ``motion`` at ``rate_hz`` through ``publish`` (a stream goes on with it)."""
         assert motion.timed is not None
-        self._motion = motion
+        self._motion, self._final = motion, None
         self._start_ns = motion.start_ns
         self._publish = publish
         period = round(1e9 / rate_hz)
@@ -112,7 +119,7 @@ class Stream:
 
     def _tick(self) -> None:
         """
-        Publish the motion one cycle on from the last message; after its end (once) stop.
+        Publish the motion one cycle on from the last message; its end until the arm is there.
 
         The message is for the controller's next cycle.  Where cycles went by
         since the last message's (the node came late), the arm held on it
@@ -139,27 +146,42 @@ class Stream:
         if skipped < 0:  # that cycle has its message: wait for the next
             self._time_next(cycles, period)
             return
-        late = cycle - last - period if last else 0
-        if late:  # cycles went by, one came late (a simulator's), the grid moved: it waits
-            self._start_ns += late
-            self._owner.arm_held(late, skipped)
-        self._content_ns = cycle
         motion, publish = self._motion, self._publish
-        if motion is None or motion.timed is None or publish is None:
-            self.stop()
+        if motion is None or motion.timed is None or publish is None or (
+                self._final is not None and not self._owner.arm_short_of(self._final)):
+            self.stop()  # the motion is over and the arm was heard at its end
             return
-        elapsed = cycle - self._start_ns
-        position = motion.timed.at(elapsed / _NS).position
-        envelope = motion.envelope
-        publish(*(envelope.admit(position) if envelope is not None else position))
+        position = self._final
+        if position is None:
+            late = cycle - last - period if last else 0
+            if late:  # cycles went by, one came late (a simulator's), the grid moved: it waits
+                self._start_ns += late
+                self._owner.arm_held(late, skipped)
+            elapsed = cycle - self._start_ns
+            envelope = motion.envelope
+            position = motion.timed.at(elapsed / _NS).position
+            if envelope is not None:
+                position = envelope.admit(position)
+            if elapsed >= motion.timed.duration * _NS:
+                self._final = position
+        self._content_ns = cycle
+        publish(*position)
         # the gate counts from when the message went out, not from when the tick began: a
         # host that took the thread away in between would have the next go out at once
         self._taken_ns, self._away_since_sent = cycle, False
         cycles.sent(node_time_ns(self._node), period)
-        if elapsed >= motion.timed.duration * _NS:
-            self.stop()
-            return
         self._time_next(cycles, period)
+
+    def held(self, now_ns: int) -> int:
+        """
+        Return how long the arm has waited by ``now_ns`` for the motion's next position (ns).
+
+        Counted as the move's lateness (``Owner.arm_held``) only when that
+        position goes out: the move may not time out meanwhile.
+        """
+        if self._motion is None or self._final is not None or not self._content_ns:
+            return 0
+        return max(now_ns - self._content_ns - self._period_ns, 0)
 
     def _time_next(self, cycles: ControllerCycles, period: int) -> None:
         """Have the timer fire again just after the controller's next cycle."""
@@ -171,7 +193,7 @@ class Stream:
         """Stop streaming."""
         self._content_ns = 0
         self._taken_ns = self._ticked_ns = 0
-        self._motion = None
+        self._motion = self._final = None
         self._destroy_timer()
 
     def _destroy_timer(self) -> None:

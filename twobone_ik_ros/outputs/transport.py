@@ -9,7 +9,8 @@ controller output, in the module named after it (``modes``):
 ``forward_command`` streams positions, ``joint_trajectory`` and
 ``follow_joint_trajectory`` send each motion whole.  A transport knows its
 output only as an ``Owner``: what the controller did (a cycle held, a goal
-answered, a goal taken) and the one thing it reads (the controller's cycles).
+answered, a goal taken) and what it reads (the controller's cycles, whether the arm
+is short of a position).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -69,7 +70,8 @@ class Owner(Protocol):
     The controller output a transport belongs to, as the transport sees it.
 
     What the transport tells it (the arm held, a goal answered, a motion
-    taken) and the one thing it reads (the controller's cycles).
+    taken) and what it reads (the controller's cycles, whether the arm is
+    short of a position).
     """
 
     #: the controller's cycles, read off the arm's joint states
@@ -77,6 +79,9 @@ class Owner(Protocol):
 
     def arm_held(self, late_ns: int, cycles: int) -> None:
         """Take a stream's hold of the arm: ``late_ns`` late, ``cycles`` cycles without one."""
+
+    def arm_short_of(self, position: Angles) -> bool:
+        """Tell whether the arm is heard short of ``position`` (beyond ``goal_tolerance``)."""
 
     def answered(self, move: Move, result: str, why: str) -> None:
         """Take the controller's answer to ``move`` (``ledger.GOAL_OUTCOMES``)."""
@@ -131,6 +136,15 @@ class Transport:
 
     def poll(self) -> None:
         """Do what waits for the node's timer (an action asks for its newest goal's result)."""
+
+    def held(self, now_ns: int) -> int:
+        """
+        Return how long a stream has held the arm by ``now_ns`` and not yet told (ns).
+
+        It waits for the controller: the move under way ends that much later
+        (``Owner.arm_held`` when it goes on), and does not time out meanwhile.
+        """
+        return 0
 
     def destroy(self) -> None:
         """Take the transport's entities off the graph."""
