@@ -84,6 +84,7 @@ class ControlledArm:
         self.topic = f'{self.namespace}/{self.controller}/{topic}'
         kind = Float64MultiArray if self.output is Output.FORWARD_COMMAND else JointTrajectory
         self.commands = []
+        self.heard_commands = 0  # every command message, a repeat of the one before too
         self.received_at = []  # the system clock (the ROS clock) at each command's receipt
         self.published_at = []  # ... at each command's writing (s), where rclpy tells it
         self.sequence = []  # ... and its number among the node's writes: a gap is one we lost
@@ -124,6 +125,7 @@ class ControlledArm:
         self._on_command_info(msg, None)
 
     def _on_command_info(self, msg, info):
+        self.heard_commands += 1
         number = info.get('publication_sequence_number') if info else None
         if (self.output is Output.FORWARD_COMMAND and self.commands
                 and list(msg.data) == list(self.commands[-1].data)):
@@ -347,7 +349,7 @@ class ControlledArm:
         This proves what the node sends, not that the controller has matched
         the writer yet: ``reach`` proves that.
         """
-        seen = len(self.commands)
+        seen, seen_messages = len(self.commands), self.heard_commands
         deadline = time.monotonic() + timeout
         answer = None
 
@@ -355,18 +357,20 @@ class ControlledArm:
             nonlocal answer
             new = self.commands[seen:]
             if self.output is Output.FORWARD_COMMAND:
-                # a move is streamed: its answer is where the stream stops
-                if not new or time.monotonic() - self.last_command_at < STREAM_QUIET_S:
+                # a move is streamed: its answer is where the stream stops (a move to where the
+                # arm stands, or to the last command, is that command again: kept as one)
+                if self.heard_commands == seen_messages or (
+                        time.monotonic() - self.last_command_at < STREAM_QUIET_S):
                     return False
-                new = new[-1:]
+                new = self.commands[-1:]
             answer = next((end for end in map(self.commanded_end, new)
                            if math.dist(self.tool(end), (x, y)) <= TOOL_AT), None)
             return answer is not None
-        heard = seen  # nothing heard since: send
+        heard = seen_messages  # nothing heard since: send
         while True:
-            if len(self.commands) == heard:
+            if self.heard_commands == heard:
                 self.probe.send(x, y, frame_id='')
-            heard = len(self.commands)
+            heard = self.heard_commands
             if self.probe.spin_until(answered, max(0.0, min(1.0, deadline - time.monotonic()))):
                 return answer
             assert time.monotonic() < deadline, \
