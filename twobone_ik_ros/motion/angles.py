@@ -3,7 +3,8 @@
 
 (theta1, theta2): the shoulder's and the elbow's joint angles in radians, as
 ``solver`` defines them.  Defined once, here: the motion core, the outputs
-and the node all take and give it.
+and the node all take and give it, and measure poses ``apart`` one way (a
+move's length, whether the arm is at a goal).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -18,3 +19,8 @@ from typing import Tuple
 
 #: (theta1, theta2), radians
 Angles = Tuple[float, float]
+
+
+def apart(first: Angles, second: Angles) -> float:
+    """Return how far apart two poses are: the larger of the joints' differences (rad)."""
+    return max(abs(first[0] - second[0]), abs(first[1] - second[1]))

@@ -31,7 +31,7 @@ import numpy.typing as npt
 from twobone_ik_ros.ik.geometry import JointLimits
 from twobone_ik_ros.ik.vocabulary import (
     Branch, ElbowPreference, FloatArray, Reason, Status, UnreachablePolicy)
-from twobone_ik_ros.motion.angles import Angles
+from twobone_ik_ros.motion.angles import Angles, apart
 from twobone_ik_ros.motion.bounds import MARGIN
 from twobone_ik_ros.solver import TwoBoneIK
 
@@ -51,7 +51,7 @@ def move_time(start: Optional[Angles], goal: Angles, max_joint_velocity: float,
     if start is None:
         distance = UNKNOWN_START_DISTANCE
     else:
-        distance = max(abs(goal[0] - start[0]), abs(goal[1] - start[1]))
+        distance = apart(goal, start)
     return max(min_move_time, distance / max_joint_velocity)
 
 

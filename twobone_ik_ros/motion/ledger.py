@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, NamedTuple, Optional
 
 from twobone_ik_ros.model.tally import Tally
-from twobone_ik_ros.motion.angles import Angles
+from twobone_ik_ros.motion.angles import Angles, apart
 
 FAILURES = ('no_controller', 'rejected', 'aborted', 'timed_out', 'joint_limits',
             'unplanned', 'clock_jumped')
@@ -162,8 +162,8 @@ class MoveLedger:
     def measured(self, position: Angles, tolerance: float, now_ns: int) -> Optional[Move]:
         """Return the move under way if ``position`` is within ``tolerance`` of its end."""
         move = self.pending
-        if move is None or now_ns < move.end_ns - ARRIVAL_SLACK_NS or max(
-                abs(position[0] - move.goal[0]), abs(position[1] - move.goal[1])) > tolerance:
+        if move is None or now_ns < move.end_ns - ARRIVAL_SLACK_NS or apart(
+                position, move.goal) > tolerance:
             return None
         self._over()
         self.counters.reached += 1

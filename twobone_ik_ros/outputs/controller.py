@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional, Sequence, Tuple
 
 from twobone_ik_ros.model.config import IKConfig
-from twobone_ik_ros.motion.angles import Angles
+from twobone_ik_ros.motion.angles import Angles, apart
 from twobone_ik_ros.motion.cycles import ControllerCycles
 from twobone_ik_ros.motion.joint_paths import move_time, PathPlan
 from twobone_ik_ros.motion.ledger import ArmReport, Move
@@ -135,8 +135,7 @@ class ControllerOutput(OutputMode):
         measured, config = self._tracker.measured, self._config
         if measured is None or config is None:
             return False  # not heard (stale): nothing tells it short
-        return max(abs(measured[0] - position[0]),
-                   abs(measured[1] - position[1])) > config.goal_tolerance
+        return apart(measured, position) > config.goal_tolerance
 
     def arm_held(self, late_ns: int, cycles: int) -> None:
         """Take a stream's hold of the arm: the move under way ends ``late_ns`` later."""
