@@ -125,3 +125,13 @@ def test_nearest_angles_leaves_single_turn_joints_alone():
     ik = TwoBoneIK(1.0, 0.7)
     assert nearest_angles(ik, -1.0, 0.5, (5.0, 5.0)) == (-1.0, 0.5)
     assert ik.solve(1.2, 0.3).status is Status.SOLVED
+
+
+def test_limits_from_minus_pi_refuse_a_folded_elbow_in_both_paths_when_another_joint_turns():
+    """Found by the property above: limits [-pi, 0] took +pi in the scalar path alone."""
+    ik = TwoBoneIK(1.0, 1.0, elbow='closest', shoulder_limits=(0.0, 4.0),
+                   elbow_limits=(-math.pi, 0.0))
+    previous = (0.3, -0.4)
+    assert_batch_rows_match_scalar(ik, [(0.0, 0.0)], ik.solve_batch(np.zeros((1, 2)), previous),
+                                   previous)
+    assert ik.solve(0.0, 0.0, previous).status is Status.REJECTED

@@ -148,8 +148,15 @@ class JointLimits:
         return self.upper - self.lower >= _TWO_PI
 
     def admits(self, angle: float) -> bool:
-        """Tell whether some representation of ``angle`` (in (-pi, pi]) lies within the limits."""
+        """
+        Tell whether some representation of ``angle`` (in (-pi, pi]) lies within the limits.
+
+        Within [-pi, pi] limits, the angle itself: limits from -pi take +pi only
+        where they reach it (a fully folded elbow is +pi, as ``nearest`` keeps it).
+        """
         lower, upper = self.lower, self.upper
+        if not self.multi_turn:
+            return lower <= angle <= upper
         return any(lower <= angle + offset <= upper
                    for offset in self.offsets)
 
