@@ -8,16 +8,12 @@ on one machine (or a user's robot on the same network) never hear each other.
 ``ros_install`` builds this package with colcon once per session and puts it,
 with the rviz2 stand-in (``test/stand_ins``), on ``AMENT_PREFIX_PATH``, so
 that ``ros2 launch twobone_ik_ros ...`` runs the package as a user's
-workspace would.  robot_state_publisher, static_transform_publisher,
-controller_manager and the controllers are the real ones: a test that starts
-them is marked ``ros_cpp`` and is skipped, saying how to get them, where they
-are not installed (``scripts/test`` builds them from ``../shared/ros2-cpp``).
-``--without-cpp-stack=WHY`` deselects those tests instead and says how many
-and why at the end (``scripts/test`` on Jazzy, which that build does not
-serve).  A test marked ``sros2`` (SROS2 under Enforce) runs on the lanes of
-``SECURITY_LANES`` alone and is deselected, counted, elsewhere.
-``TWOBONE_NO_SKIP=1`` (set by ``.ci/run``) turns every skip into a
-failure: in CI, nothing may be missing.
+workspace would.  Every other package a test starts is the real one.  A test
+that needs a ROS part PyPI has no wheel for carries that part's marker
+(``parts.PARTS``): it runs where the part is installed and is skipped,
+counted by part, where it is not; ``TWOBONE_REQUIRE`` makes those skips
+failures.  ``TWOBONE_NO_SKIP=1`` (set by ``.ci/run``) turns every other
+skip into a failure.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -29,7 +25,7 @@ failure: in CI, nothing may be missing.
 # language governing permissions and limitations under the License.
 
 import faulthandler
-import importlib.util
+import inspect
 import os
 import shutil
 import signal
@@ -49,6 +45,7 @@ os.environ['ROS_LOG_DIR'] = tempfile.mkdtemp(prefix='twobone_ik_test_log_')
 from helpers import ROOT  # noqa: E402, I100  (after the environment above)
 # a launch_pytest launch that never becomes ready fails its test in bounded time
 from launch_guard import pytest_fixture_setup  # noqa: E402, F401  (a hook: pytest finds it here)
+import parts  # noqa: E402
 os.environ['PYTHONPATH'] = os.pathsep.join(
     [ROOT] + [p for p in os.environ.get('PYTHONPATH', '').split(os.pathsep) if p])
 # Twice in CI runs on Jazzy (code of 6089cf2 and of fe28c0f) the test process ended
@@ -65,157 +62,73 @@ NOT_SOURCE = ('.git', '.venv', 'build', 'install', 'log', '__pycache__', '.hypot
 STAND_INS = {
     'rviz2': {'rviz2': 'rviz2.py'},
 }
-#: the C++ packages the ``ros_cpp`` tests start (rclcpp has no wheel)
-CPP_PACKAGES = ('robot_state_publisher', 'tf2_ros', 'controller_manager',
-                'joint_state_broadcaster', 'forward_command_controller',
-                'joint_trajectory_controller', 'controller_manager_msgs')
-HOW_TO_GET_CPP = (
-    'run the suite as TWOBONE_SHARED=../shared scripts/test (builds them once per machine, '
-    '20 to 30 minutes, root for apt-get), or from a shell with a ROS 2 install that has '
-    'robot_state_publisher, tf2_ros, ros2_control and ros2_controllers')
-_deselected_cpp = []
-#: the markers of the tests that need the C++ stack's build on Kilted (control_msgs comes with it)
-CPP_STACK_MARKERS = ('ros_cpp', 'control_msgs')
-CPP_STACK_PARTS = ('before', 'after')
-_other_part = []
-#: the lanes whose middleware has the DDS security plugins and sros2 (the Humble lane's Cyclone
-#: DDS; the wheels' Fast DDS has none): elsewhere the tests marked ``sros2`` are deselected
-SECURITY_LANES = ('humble',)
-_deselected_sros2 = []
-#: a test marked ``noble`` needs what only the noble lanes' venv has (PyPI's ROS wheels,
-#: pinocchio): deselected, counted, on Humble
-_deselected_noble = []
+_held_back = {}  # part -> the tests skipped for want of it
+REQUIRED = parts.required(os.environ.get('TWOBONE_REQUIRE', ''))
 
 
-#: seconds each file's tests took in a run of their own (the part that needs the C++ stack,
-#: on Kilted, idle, ``--durations=0``, 1311 s in all): ``--shard`` spreads the files by
-#: them; a file not named here weighs ``SHARD_DEFAULT_S``
-SHARD_SECONDS = {
-    'test_node_control.py': 400, 'test_late_node.py': 287, 'test_arrival.py': 166,
-    'test_node_urdf.py': 164, 'test_sim_control.py': 105, 'test_smooth_motion.py': 77,
-    'test_launch.py': 53, 'test_real_stack.py': 47, 'test_node.py': 3, 'test_transports.py': 3,
-}
-SHARD_DEFAULT_S = 60.0
-_other_shards = []
-
-
-def pytest_addoption(parser):
-    parser.addoption('--without-cpp-stack', metavar='WHY', default='',
-                     help='deselect the tests marked ros_cpp, and say so with WHY')
-    parser.addoption('--shard', metavar='K/N', default=None,
-                     help='only the test files of shard K of N (from 1): the files spread over '
-                     'N shards of about equal time (SHARD_SECONDS), for N sessions at once')
-    parser.addoption('--cpp-stack-part', choices=CPP_STACK_PARTS, default=None,
-                     help='before: only the tests that need nothing of the C++ stack (they run '
-                     'while it builds); after: only those that need it (ros_cpp, control_msgs)')
-
-
-def _needs_cpp_stack(item):
-    return any(item.get_closest_marker(marker) for marker in CPP_STACK_MARKERS)
+def pytest_configure(config):
+    """Refuse a part marker that ``parts.PARTS`` and setup.cfg do not both know."""
+    registered = {line.split(':')[0].strip() for line in config.getini('markers')}
+    unregistered = set(parts.PARTS) - registered
+    if unregistered:
+        raise pytest.UsageError(f'setup.cfg registers no marker {", ".join(unregistered)}')
 
 
 def pytest_collection_modifyitems(config, items):
-    """
-    Deselect, counted, what this run is not for.
-
-    ``ros_cpp`` under ``--without-cpp-stack``, ``sros2`` off its lanes, and one
-    side of ``--cpp-stack-part`` (scripts/test runs the part that needs nothing
-    of the C++ stack while the stack builds, and the rest after).
-    """
-    part = config.getoption('--cpp-stack-part')
-    if part is not None:
-        wanted = part == 'after'
-        kept = []
-        for item in items:
-            (kept if _needs_cpp_stack(item) == wanted else _other_part).append(item)
-        if _other_part:
-            config.hook.pytest_deselected(items=list(_other_part))
-            items[:] = kept
-    shard = config.getoption('--shard')
-    if shard is not None:
-        kept = shard_of(items, *(int(number) for number in shard.split('/')))
-        _other_shards.extend(item for item in items if item not in kept)
-        if _other_shards:
-            config.hook.pytest_deselected(items=list(_other_shards))
-            items[:] = [item for item in items if item in kept]
-    without_cpp = bool(config.getoption('--without-cpp-stack'))
-    for marker, wanted, deselected in (
-            ('ros_cpp', without_cpp, _deselected_cpp),
-            # control_msgs comes with the C++ stack's build (Humble's build has its own)
-            ('control_msgs', without_cpp and importlib.util.find_spec('control_msgs') is None,
-             _deselected_cpp),
-            ('sros2', os.environ.get('ROS_DISTRO') not in SECURITY_LANES, _deselected_sros2),
-            ('noble', os.environ.get('ROS_DISTRO') == 'humble', _deselected_noble)):
-        if not wanted:
-            continue
-        dropped = [item for item in items if item.get_closest_marker(marker)]
-        if dropped:
-            deselected.extend(dropped)
-            config.hook.pytest_deselected(items=dropped)
-            items[:] = [item for item in items if item.get_closest_marker(marker) is None]
-
-
-def shard_of(items, index, count):
-    """
-    Return the items of shard ``index`` of ``count`` (from 1): whole files, about equal time.
-
-    Each file goes, heaviest first (``SHARD_SECONDS``), to the shard with the
-    least time so far: a file's fixtures (a launch, a controller) stay in one
-    session, and the shards end at about the same time.
-    """
-    assert 1 <= index <= count, f'--shard {index}/{count}: K must be from 1 to N'
-    files = {}
+    """Check that every test asking for a fixture carries the parts it starts."""
+    unmarked = []
     for item in items:
-        files.setdefault(item.path.name, []).append(item)
-    totals = [0.0] * count
-    chosen = set()
-    for name in sorted(files, key=lambda name: (-SHARD_SECONDS.get(name, SHARD_DEFAULT_S),
-                                                name)):
-        lightest = totals.index(min(totals))
-        totals[lightest] += SHARD_SECONDS.get(name, SHARD_DEFAULT_S)
-        if lightest == index - 1:
-            chosen.add(name)
-    return [item for item in items if item.path.name in chosen]
+        for fixture, needed in parts.FIXTURE_PARTS.items():
+            if fixture in getattr(item, 'fixturenames', ()):
+                lacking = [part for part in needed if item.get_closest_marker(part) is None]
+                if lacking:
+                    unmarked.append(f'{item.nodeid} uses {fixture}: mark it {", ".join(lacking)}')
+    if unmarked:
+        raise pytest.UsageError('tests without the markers of their parts (test/parts.py):\n'
+                                + '\n'.join(unmarked))
 
 
-def pytest_terminal_summary(terminalreporter, config):
-    """Say how many ``ros_cpp`` and ``sros2`` tests were deselected, and why."""
-    why = config.getoption('--without-cpp-stack')
-    if why:
-        terminalreporter.write_line(
-            f'deselected {len(_deselected_cpp)} tests marked ros_cpp or control_msgs '
-            f'(they need the C++ robot_state_publisher, tf2_ros and ros2_control): {why}')
-    part = config.getoption('--cpp-stack-part')
-    if part is not None:
-        terminalreporter.write_line(
-            f'deselected {len(_other_part)} tests: the part of the suite '
-            + ('that needs the C++ stack runs after its build' if part == 'before'
-               else 'that needs nothing of the C++ stack ran while it built'))
-    if _deselected_sros2:
-        terminalreporter.write_line(
-            f'deselected {len(_deselected_sros2)} tests marked sros2: they run on the lanes '
-            f'{", ".join(SECURITY_LANES)} (DDS security plugins and sros2)')
-    if _deselected_noble:
-        terminalreporter.write_line(
-            f'deselected {len(_deselected_noble)} tests marked noble: they need the noble '
-            "lanes' venv (PyPI's ROS wheels, pinocchio)")
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makeitem(collector, name, obj):
+    """
+    Where launch_pytest is missing, collect its tests (generators) as plain tests.
+
+    launch_pytest's plugin collects a test marked ``launch(fixture=...)``; without
+    it pytest refuses a test that yields.  Collected plainly, such a test is
+    skipped by its ``ros_launch`` marker before it could run.
+    """
+    if (inspect.isgeneratorfunction(obj) and collector.funcnamefilter(name)
+            and any(mark.name == 'launch' for mark in getattr(obj, 'pytestmark', ()))
+            and parts.missing('ros_launch')):
+        return pytest.Function.from_parent(collector, name=name)
+    return None
 
 
 def pytest_runtest_setup(item):
-    """Skip a ``ros_cpp`` or ``control_msgs`` test, saying how to get what it needs, if missing."""
-    if item.get_closest_marker('control_msgs') and not importlib.util.find_spec('control_msgs'):
-        pytest.skip(f'needs control_msgs: {HOW_TO_GET_CPP}')
-    if item.get_closest_marker('ros_cpp') is None:
-        return
-    from ament_index_python.packages import get_package_prefix
-    missing = []
-    for package in CPP_PACKAGES:
-        try:
-            get_package_prefix(package)
-        except LookupError:
-            missing.append(package)
-    if missing:
-        pytest.skip(f'needs {", ".join(missing)}: {HOW_TO_GET_CPP}')
+    """Skip a test whose part is missing (counted), or fail it where the part is required."""
+    for marker in parts.PARTS:
+        if item.get_closest_marker(marker) is None:
+            continue
+        gone = parts.missing(marker)
+        if not gone:
+            continue
+        why = f'needs {marker} ({parts.PARTS[marker].what}): {", ".join(gone)} not found'
+        if marker in REQUIRED:
+            pytest.fail(f'{why}, and TWOBONE_REQUIRE names it', pytrace=False)
+        _held_back.setdefault(marker, []).append(item.nodeid)
+        pytest.skip(f'{PART_SKIP}{why}')
+
+
+#: how a skip for a missing part begins (``TWOBONE_NO_SKIP`` lets those through)
+PART_SKIP = 'part missing: '
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """Say, one line per missing part, how many tests it held back and how to run them."""
+    for marker, held in sorted(_held_back.items()):
+        terminalreporter.write_line(
+            f'part {marker} missing: {len(held)} tests held back '
+            f'({parts.PARTS[marker].what}; doc/testing.md says where they run)')
 
 
 def pytest_report_header(config):
@@ -231,7 +144,8 @@ def pytest_runtest_makereport(item, call):
     """In CI, a skipped test is a failed one: it hides a missing component."""
     outcome = yield
     report = outcome.get_result()
-    if NO_SKIP and report.skipped and not hasattr(report, 'wasxfail'):
+    if NO_SKIP and report.skipped and not hasattr(report, 'wasxfail') \
+            and PART_SKIP not in str(report.longrepr):
         report.outcome = 'failed'
         report.longrepr = f'skipped, and TWOBONE_NO_SKIP=1 forbids it: {report.longrepr}'
 
@@ -253,8 +167,6 @@ def ros_install(tmp_path_factory):
 
     Both go on ``AMENT_PREFIX_PATH`` for every process started afterwards.
     """
-    from ros_harness import require_ros_tools
-    require_ros_tools()
     workspace = tmp_path_factory.mktemp('colcon_ws')
     shutil.copytree(ROOT, workspace / 'src' / PACKAGE, ignore=shutil.ignore_patterns(*NOT_SOURCE))
     colcon = [sys.executable, '-m', 'colcon']
@@ -292,14 +204,25 @@ def rosdep(tmp_path_factory):
     return Rosdep(tmp_path_factory.mktemp('rosdep'))
 
 
+@pytest.fixture(params=[parts.on('real')])
+def controllers(request):
+    """
+    Say which controllers ``controlled_arm`` starts: ``real`` (ros2_control) or ``stand_in``.
+
+    The real ones by default; a test the stand-in serves too parametrizes this
+    fixture itself with ``parts.on('stand_in', ...)`` and ``parts.on('real', ...)``.
+    """
+    return request.param
+
+
 @pytest.fixture
-def controlled_arm(ros_install):
-    """Start real ros2_control arms (``control_harness.ControlledArm``); stop them at the end."""
+def controlled_arm(ros_install, controllers):
+    """Start ros2_control arms (``control_harness.ControlledArm``); stop them at the end."""
     from control_harness import ControlledArm
     arms = []
 
     def make(*args, **kwargs):
-        arms.append(ControlledArm(*args, **kwargs))
+        arms.append(ControlledArm(*args, controllers=controllers, **kwargs))
         return arms[-1]
 
     yield make

@@ -1,10 +1,15 @@
 """
-A real ros2_control arm under the IK node: ``control.launch.py`` as a user runs it.
+A ros2_control arm under the IK node: ``control.launch.py`` as a user runs it, or its stand-in.
 
 ``ControlledArm`` starts ``ros2 launch twobone_ik_ros control.launch.py`` in
 a namespace of its own: the real robot_state_publisher, controller_manager's
 ``ros2_control_node`` with mock_components/GenericSystem, the spawners of
-joint_state_broadcaster and of the commanded controller, and the IK node.  A
+joint_state_broadcaster and of the commanded controller, and the IK node.
+With ``controllers='stand_in'`` it starts instead what that launch gives
+the node for ``output:=forward_command`` (the installed node, its
+parameters file, its output and its controller's topic) and the stand-in of
+``test/stand_ins/ros2_control.py`` (``StandInLaunch``): the same tests, with
+the same assertions, where ros2_control is not installed.  A
 probe records what the node commands (on the controller's own topic) and the
 arm's measured ``joint_states`` (joint_state_broadcaster's), and can put the
 arm somewhere by commanding the controller itself, as another node would.
@@ -25,21 +30,24 @@ with ros2_control, which a run without the C++ stack does not have.
 
 import math
 import os
+import signal
 import tempfile
 import time
 
 from geometry_msgs.msg import PointStamped, PoseStamped
-from helpers import seconds
+from helpers import ROOT, seconds
 from nav_msgs.msg import Path
 import pytest
 from rclpy.subscription import Subscription
-from ros_harness import answer, LaunchProcess, Probe, unique_name
+from ros_harness import answer, installed_executable, LaunchProcess, Probe, unique_name
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 from twobone_ik_ros.bringup.control_config import DEFAULT_CONTROLLERS
+from twobone_ik_ros.bringup.launch_config import controller_remappings
 from twobone_ik_ros.model.interface import Output
 from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.solver import forward
+from twobone_ik_ros.tools.harness import log_path, RosProcess
 import yaml
 
 JOINTS = tuple(DEFAULTS['joint_names'])
@@ -49,19 +57,79 @@ AT = 1e-12
 TOOL_AT = 1e-8
 #: a forward_command stream has ended when no command came for this long (s)
 STREAM_QUIET_S = 0.2
+#: the stand-in for ros2_control, and the controllers file whose update_rate it takes
+STAND_IN = os.path.join(ROOT, 'test', 'stand_ins', 'ros2_control.py')
+CONTROLLERS_FILE = os.path.join(ROOT, 'config', 'controllers.yaml')
+
+
+class StandInLaunch:
+    """
+    The node and the ros2_control stand-in, as control.launch.py's processes for forward_command.
+
+    Each in a process of its own, in the namespace: the installed
+    ``twobone_ik_node`` with the parameters file, ``output``, the frame
+    prefix and the remapping of its command topic to the controller's that
+    the launch file gives it, and the stand-in at the controllers file's
+    ``update_rate``.  The launch arguments it does not follow are refused.
+    """
+
+    #: the launch arguments it takes (the others need the launch file)
+    ARGUMENTS = ('rviz', 'controllers_file', 'use_sim_time')
+
+    def __init__(self, name, output, params_file, arguments, controller):
+        """Start both processes; ``arguments`` are control.launch.py's, as ``name:=value``."""
+        given = dict(argument.split(':=', 1) for argument in arguments)
+        assert set(given) <= set(self.ARGUMENTS), f'the stand-in takes no {given}'
+        assert given.get('use_sim_time', 'false') == 'false', 'the stand-in runs on the wall clock'
+        assert output is Output.FORWARD_COMMAND, 'the stand-in has no other controller'
+        with open(given.get('controllers_file', CONTROLLERS_FILE)) as stream:
+            manager = yaml.safe_load(stream)['/**/controller_manager']['ros__parameters']
+        namespace = ['-r', f'__ns:=/{name}']
+        self.stand_in = RosProcess.python(
+            script=STAND_IN, log_path=log_path('ros2_control_stand_in'),
+            ros_args=[*namespace, '-p', f'update_rate:={int(manager["update_rate"])}',
+                      '-p', f'controller:={controller}'])
+        remaps = [word for pair in controller_remappings(output, controller)
+                  for word in ('-r', f'{pair[0]}:={pair[1]}')]
+        with open(params_file) as stream:  # the launch prefixes the frames with the namespace
+            values = yaml.safe_load(stream)['/**']['ros__parameters']
+        prefix = [] if 'frame_prefix' in values else ['-p', f'frame_prefix:={name}/']
+        self.node = RosProcess(
+            [installed_executable('twobone_ik_ros', 'twobone_ik_node'), '--ros-args',
+             *namespace, '--params-file', params_file, '-p', f'output:={output.value}',
+             *prefix, *remaps], log_path=log_path('twobone_ik_node'))
+        self.process = self.node.process  # as a launch's: it ends with the node
+
+    def output(self):
+        """Return what both processes printed so far."""
+        return (f'[twobone_ik_node]\n{self.node.output()}\n'
+                f'[ros2_control stand-in]\n{self.stand_in.output()}')
+
+    def interrupt(self, timeout=30.0):
+        """Ctrl-C both; return 0 if both ended with 0, else the first other code."""
+        for process in (self.node, self.stand_in):
+            process.process.send_signal(signal.SIGINT)
+        codes = [process.wait(timeout) for process in (self.node, self.stand_in)]
+        return next((code for code in codes if code), 0)
+
+    def stop(self, timeout=15.0):
+        """End both whatever their state; return as ``interrupt``."""
+        codes = [process.stop(timeout) for process in (self.node, self.stand_in)]
+        return next((code for code in codes if code), 0)
 
 
 class ControlledArm:
     """control.launch.py for real, a probe on its graph; ``close`` stops both."""
 
     def __init__(self, output, parameters=None, arguments=(), controller=None, joints=JOINTS,
-                 tf=False):
+                 tf=False, controllers='real'):
         """
         Launch the arm with the node's ``parameters`` (a params_file) and extra arguments.
 
         ``controller``: the one the output commands (default: the package's for
         the output; pass ``controller:=`` among the arguments too); ``joints``:
-        the arm's, in the node's order; ``tf``: the probe listens to TF.
+        the arm's, in the node's order; ``tf``: the probe listens to TF;
+        ``controllers``: ``real`` or ``stand_in`` (``StandInLaunch``).
         """
         self.output = Output(output)
         self.joints = tuple(joints)
@@ -72,12 +140,17 @@ class ControlledArm:
         self.params_file = params.name
         parameters = dict(DEFAULTS, **(parameters or {}))
         self.r1, self.r2 = parameters['r1'], parameters['r2']
-        self.launch = LaunchProcess('control.launch.py', f'namespace:={self.name}',
-                                    f'output:={output}', f'params_file:={self.params_file}',
-                                    *arguments)
+        self.controller = controller or DEFAULT_CONTROLLERS[self.output]
+        self.stand_in = controllers == 'stand_in'
+        if self.stand_in:
+            self.launch = StandInLaunch(self.name, self.output, self.params_file, arguments,
+                                        self.controller)
+        else:
+            self.launch = LaunchProcess('control.launch.py', f'namespace:={self.name}',
+                                        f'output:={output}', f'params_file:={self.params_file}',
+                                        *arguments)
         self.probe = Probe(namespace=self.namespace, tf=tf)
         node = self.probe.node
-        self.controller = controller or DEFAULT_CONTROLLERS[self.output]
         self.action = self.output is Output.FOLLOW_JOINT_TRAJECTORY
         # the controller's own topic (move_to); the action's goals do not go there
         topic = Output.JOINT_TRAJECTORY.topic if self.action else self.output.topic
@@ -184,7 +257,11 @@ class ControlledArm:
         return {c.name: c.state for c in result.controller}
 
     def wait_until_active(self, *names, timeout=60.0):
-        """Wait until the spawners have activated the named controllers."""
+        """Wait until the spawners have activated the named controllers (the stand-in: it runs)."""
+        if self.stand_in:  # its controllers are active from its first cycle
+            assert self.probe.spin_until(lambda: self.probe.joint_states, timeout), \
+                'no joint_states from the ros2_control stand-in'
+            return
         from controller_manager_msgs.srv import ListControllers
         client = self._client(ListControllers, 'list_controllers')
         assert self.probe.spin_until(client.service_is_ready, timeout), 'no controller_manager'

@@ -1,8 +1,8 @@
 """
 What joint_trajectory_controller commands between two points, to the bit.
 
-ros2_controllers' ``Trajectory::interpolate_between_points`` (4.18,
-``../shared/ros2-cpp``): the times as ``rclcpp::Duration::seconds()`` of
+ros2_controllers' ``Trajectory::interpolate_between_points`` (4.18): the
+times as ``rclcpp::Duration::seconds()`` of
 nanosecond differences, the powers of time by repeated products, the
 coefficients and the sums in the same order, in float64 as there; a line
 between points that carry positions alone, a cubic with velocities, a

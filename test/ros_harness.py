@@ -17,17 +17,14 @@ parameter services.
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
 # language governing permissions and limitations under the License.
 
-import importlib.util
 import itertools
 import math
 import os
 import re
-import shutil
 import time
 
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
-import pytest
 from rcl_interfaces.msg import Parameter as ParameterMsg
 from rcl_interfaces.srv import DescribeParameters, GetParameters, SetParameters
 from rclpy.parameter import Parameter
@@ -42,21 +39,7 @@ import yaml
 #: rclpy hands a subscription its messages' info (Iron on): the node counts the
 #: gaps in each publisher's sequence numbers as lost; on Humble it cannot
 MESSAGE_INFO = hasattr(Subscription, 'CallbackType')
-ROS_TOOLS = ('launch', 'launch_ros', 'launch_pytest', 'ros2cli', 'tf2_ros')
-HOW_TO_GET_ROS_TOOLS = (
-    'run the suite as TWOBONE_SHARED=../shared scripts/test (builds them into '
-    'the venv), or from a shell with a ROS 2 install sourced')
 _unique = itertools.count(1)
-
-
-def require_ros_tools():
-    """Skip the calling module unless launch, ros2cli and tf2_ros are installed."""
-    missing = [name for name in ROS_TOOLS if importlib.util.find_spec(name) is None]
-    if shutil.which('ros2') is None:
-        missing.append('the ros2 command')
-    if missing:
-        pytest.skip(f'needs {", ".join(missing)}: {HOW_TO_GET_ROS_TOOLS}',
-                    allow_module_level=True)
 
 
 def unique_name(prefix):

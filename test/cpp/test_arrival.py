@@ -30,12 +30,13 @@ import sys
 import time
 
 from control_harness import path_message
+from parts import CONTROLLED_ARM, needs, on
 import pytest
 from ros_harness import unique_name
 from twobone_ik_ros.motion.ledger import FAILURES, GOAL_RESULTS
 from twobone_ik_ros.solver import forward
 
-pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
+pytestmark = pytest.mark.ros
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TARGETS = [(1.2, 0.9), (-0.4, 1.3), (1.5, -0.6), (0.3, -1.2)]
@@ -80,8 +81,10 @@ def goals_answered(arm, since, count):
     return counters(arm)[0]
 
 
-@pytest.mark.parametrize('output', ['joint_trajectory', 'forward_command',
-                                    'follow_joint_trajectory'])
+@pytest.mark.parametrize('controllers,output', [
+    on('real', 'joint_trajectory'), on('real', 'forward_command'),
+    on('real', 'follow_joint_trajectory'), on('stand_in', 'forward_command')],
+    indirect=['controllers'])
 def test_every_target_is_reached_once_with_its_stamp_and_a_replaced_one_not(
         controlled_arm, output):
     arm = controlled_arm(output, FAST, arguments=['rviz:=false'])
@@ -185,6 +188,7 @@ def test_an_inactive_controller_rejects_goals_until_it_is_active_again(controlle
     assert 'rejected the goal' in arm.launch.output()
 
 
+@needs(*CONTROLLED_ARM)
 def test_no_action_server_is_no_controller(launches, probe):
     name = unique_name('alone')
     launch = launches('twobone_ik.launch.py', f'namespace:={name}',

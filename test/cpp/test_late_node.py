@@ -54,6 +54,7 @@ import time
 from control_harness import in_joint_order
 from helpers import ROOT, seconds
 import numpy as np
+from parts import CONTROLLERS, on
 import pytest
 from ros_harness import processes_mentioning
 from sim_clock import SimClock
@@ -63,7 +64,7 @@ from test_smooth_motion import (
     ROUNDING, stamped_positions, worst_ratios)
 from twobone_ik_ros.solver import TwoBoneIK
 
-pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
+pytestmark = pytest.mark.ros
 
 LIMITS = {'max_joint_velocity': 1.5, 'max_joint_acceleration': 4.0, 'max_joint_jerk': 0.0}
 #: how long the node's process is stopped mid-move (s of wall time)
@@ -252,6 +253,10 @@ CASES = [('forward_command', 100, None, False), ('forward_command', 500, None, F
          ('forward_command', 100, None, True), ('forward_command', 500, None, True),
          ('forward_command', 100, (0.5, 2.0), False), ('forward_command', 500, (0.5, 2.0), False),
          ('joint_trajectory', 100, None, False)]
+#: each case on the real controllers; on the stand-in, those it follows (forward_command on
+#: the wall clock)
+RUNS = [(controllers, *case) for controllers in CONTROLLERS for case in CASES
+        if controllers == 'real' or case[0] == 'forward_command' and case[2] is None]
 
 
 @pytest.fixture
@@ -277,9 +282,9 @@ def cpu_load():
         process.wait()
 
 
-@pytest.mark.parametrize('output,rate,rtfs,busy', CASES, ids=[
-    f'{output}-{rate}Hz-{"sim" if rtfs else "wall"}{"-busy" if busy else ""}'
-    for output, rate, rtfs, busy in CASES])
+@pytest.mark.parametrize('controllers,output,rate,rtfs,busy', [on(*run) for run in RUNS], ids=[
+    f'{controllers}-{output}-{rate}Hz-{"sim" if rtfs else "wall"}{"-busy" if busy else ""}'
+    for controllers, output, rate, rtfs, busy in RUNS], indirect=['controllers'])
 def test_a_stopped_node_holds_the_arm_and_never_steps_it(
         controlled_arm, cpu_load, output, rate, rtfs, busy):
     clock = SimClock(1.0, START_S) if rtfs else None

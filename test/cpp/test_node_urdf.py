@@ -27,6 +27,7 @@ import random
 import time
 
 from geometry_msgs.msg import PointStamped
+from parts import CONTROLLED_ARM, marks
 import pytest
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from rclpy.time import Time
@@ -38,7 +39,7 @@ from urdf_arms import park, park_controllers, park_xacro, pinocchio_points, REFU
 import yaml
 
 pinocchio = pytest.importorskip('pinocchio', reason='pinocchio (PyPI pin) is a test dependency')
-pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
+pytestmark = [pytest.mark.ros, *marks(*CONTROLLED_ARM, 'tf2')]
 
 #: targets per arm
 TARGETS = 6

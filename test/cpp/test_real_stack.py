@@ -25,6 +25,7 @@ import math
 import random
 
 from helpers import random_reachable
+from parts import CONTROLLED_ARM, marks
 import pytest
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from ros_harness import assert_nothing_left, unique_name
@@ -32,7 +33,7 @@ from std_msgs.msg import String
 from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.model.urdf import arm_urdf
 
-pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
+pytestmark = [pytest.mark.ros, *marks(*CONTROLLED_ARM, 'tf2')]
 
 R1, R2 = DEFAULTS['r1'], DEFAULTS['r2']
 

@@ -33,12 +33,13 @@ import math
 from control_harness import in_joint_order
 from helpers import seconds
 import numpy as np
+from parts import on
 import pytest
 from ruckig import InputParameter, Result, Ruckig, Trajectory
 from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.solver import TwoBoneIK
 
-pytestmark = [pytest.mark.ros, pytest.mark.ros_cpp]
+pytestmark = pytest.mark.ros
 
 R1, R2 = DEFAULTS['r1'], DEFAULTS['r2']
 LIMITS = {'max_joint_velocity': 1.5, 'max_joint_acceleration': 4.0}
@@ -356,9 +357,10 @@ def held_steps(positions):
     return held
 
 
-@pytest.mark.parametrize('output,jerk', [('joint_trajectory', 0.0),
-                                         ('joint_trajectory', 40.0),
-                                         ('forward_command', 0.0)])
+@pytest.mark.parametrize('controllers,output,jerk', [
+    on('real', 'joint_trajectory', 0.0), on('real', 'joint_trajectory', 40.0),
+    on('real', 'forward_command', 0.0), on('stand_in', 'forward_command', 0.0)],
+    indirect=['controllers'])
 def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jerk):
     limits = dict(LIMITS, max_joint_jerk=jerk)
     arm = controlled_arm(output, limits, arguments=['rviz:=false'])

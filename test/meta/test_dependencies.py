@@ -25,7 +25,9 @@ import sys
 import xml.etree.ElementTree as ElementTree
 
 from helpers import ROOT
-from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS, resolve_launch
+import pytest
+from twobone_ik_ros.bringup import launch_config
+from twobone_ik_ros.bringup.launch_config import resolve_launch
 from twobone_ik_ros.model.dependencies import LIBRARIES
 from twobone_ik_ros.model.interface import Output
 
@@ -45,7 +47,8 @@ ROS_MODULES = {
     'sensor_msgs', 'std_msgs', 'visualization_msgs', 'tf2_msgs', 'ament_index_python',
     'nav_msgs', 'trajectory_msgs', 'controller_manager_msgs', 'action_msgs', 'rosgraph_msgs',
     'launch', 'launch_ros', 'launch_pytest', 'ament_copyright', 'ament_flake8', 'ament_pep257',
-    'xacro'}
+    'xacro', 'launch_xml', 'ros2cli', 'ros2launch', 'ros2run', 'ros2param', 'sros2',
+    'control_msgs'}
 #: the package and the suite's own modules (a test module can be imported by another)
 OWN_MODULES = {'twobone_ik_ros'} | {
     os.path.splitext(os.path.basename(path))[0]
@@ -53,9 +56,11 @@ OWN_MODULES = {'twobone_ik_ros'} | {
 #: needed without an import: the XML launch file is read by launch_xml, and the launch
 #: files are run by ``ros2 launch``
 WITHOUT_IMPORT = {'launch_xml', 'ros2launch'}
-#: the tests' commands: ``ros2 param get``, the docs' build (``python -m sphinx``) and
-#: ``ros2 security``
-TEST_COMMANDS = {'ros2param', 'python3-sphinx', 'sros2'}
+#: the tests' commands: ``ros2 param get``, ``ros2 run``, the docs' build (``python -m
+#: sphinx``), ``ros2 security``, colcon (the package built as a workspace builds it) and
+#: rosdep (the README's commands simulated)
+TEST_COMMANDS = {'ros2param', 'ros2run', 'python3-sphinx', 'sros2',
+                 'python3-colcon-common-extensions', 'python3-rosdep'}
 
 
 def imported(patterns):
@@ -88,7 +93,7 @@ def declared(tag):
 
 
 def started_by_launch_files():
-    values = {arg.name: arg.default for arg in LAUNCH_ARGUMENTS}
+    values = {arg.name: arg.default for arg in launch_config.LAUNCH_ARGUMENTS}
     values.update(rviz='true', robot_state_publisher='true', parent_frame='world')
     return {package for package, _ in resolve_launch(values).packages} - {'twobone_ik_ros'}
 
@@ -96,6 +101,7 @@ def started_by_launch_files():
 RUN_TIME = ['twobone_ik_ros/**/*.py', 'launch/*.py']
 
 
+@pytest.mark.ros_launch
 def test_every_run_time_import_and_started_package_is_an_exec_depend_and_nothing_else():
     needed = keys(imported(RUN_TIME)) | started_by_launch_files() | WITHOUT_IMPORT
     # what a library imports itself is declared too (the table says which: matplotlib)
@@ -111,9 +117,10 @@ def test_every_library_of_the_table_is_imported_by_the_package_or_by_one_it_impo
 
 
 def test_every_test_import_and_started_package_is_declared_for_the_tests_and_nothing_else():
-    from conftest import CPP_PACKAGES
-    needed = (keys(imported(['test/**/*.py'])) | set(CPP_PACKAGES)
-              | TEST_COMMANDS)
+    from parts import PARTS
+    modules = {module.split('.')[0] for part in PARTS.values() for module in part.modules}
+    packages = {package for part in PARTS.values() for package in part.packages}
+    needed = keys(imported(['test/**/*.py']) | modules) | packages | TEST_COMMANDS
     assert declared('test_depend') == needed - declared('exec_depend')
 
 
@@ -124,6 +131,7 @@ def test_every_module_an_output_needs_is_a_library_of_the_table():
     assert not Output.JOINT_STATES.needs  # the display: ROS and numpy alone
 
 
+@pytest.mark.ros_launch
 def test_the_launch_files_start_robot_state_publisher_rviz2_and_tf2_ros():
     assert started_by_launch_files() == {'robot_state_publisher', 'rviz2', 'tf2_ros'}
 

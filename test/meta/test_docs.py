@@ -134,6 +134,7 @@ def test_the_parameter_table_is_the_codes():
             assert default == f'`{spec.default}`', spec.name
 
 
+@pytest.mark.ros_launch
 def test_the_launch_argument_table_is_the_codes():
     from twobone_ik_ros.bringup.launch_config import ARGUMENT_NAMES
     named = [name.strip('`') for row in table('README.md', '| argument |')
@@ -164,6 +165,7 @@ RCLPY_PARAMETERS = ('use_sim_time',)
 
 
 @pytest.mark.ros
+@pytest.mark.ros_launch
 def test_every_ros2_launch_and_ros2_run_names_what_exists_with_what_it_declares(
         ros_install, declared_arguments):
     from twobone_ik_ros.model.parameter_table import PARAMETER_NAMES

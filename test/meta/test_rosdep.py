@@ -32,6 +32,7 @@ import yaml
 
 #: the Python module a ROS package provides, where it is not the package's own name
 ROS_MODULE_OF = {'tf2_ros_py': 'tf2_ros'}
+pytestmark = pytest.mark.rosdistro
 IMPORTS = ['twobone_ik_ros/**/*.py', 'launch/*.py', 'test/**/*.py']
 
 

@@ -21,15 +21,17 @@ import xml.etree.ElementTree as ElementTree
 
 from helpers import ROOT
 import pytest
-from twobone_ik_ros.bringup.control_config import (
-    CONTROL_DEFAULTS, controller_joints, resolve_control)
-from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS, LaunchError, resolve_launch
+from twobone_ik_ros.bringup import control_config, launch_config
+from twobone_ik_ros.bringup.control_config import controller_joints, resolve_control
+from twobone_ik_ros.bringup.launch_config import LaunchError, resolve_launch
 from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.model.urdf import arm_urdf
 from urdf_arms import park
 import yaml
 
 JOINTS = DEFAULTS['joint_names']
+#: the argument tables come from the launch files themselves, read with the launch library
+pytestmark = pytest.mark.ros_launch
 
 
 def everything(module):
@@ -38,7 +40,12 @@ def everything(module):
 
 
 def values(**given):
-    return dict({arg.name: arg.default for arg in LAUNCH_ARGUMENTS}, **given)
+    return dict({arg.name: arg.default for arg in launch_config.LAUNCH_ARGUMENTS}, **given)
+
+
+def control_values(**given):
+    """Return control.launch.py's argument values, with ``given`` over its defaults."""
+    return values(**dict(control_config.CONTROL_DEFAULTS, **given))
 
 
 def controllers():
@@ -124,7 +131,7 @@ def test_joint_states_output_keeps_the_display_set_up():
     ('follow_joint_trajectory', 'joint_trajectory_controller'),
     ('forward_command', 'forward_position_controller')])
 def test_control_launch_starts_the_broadcaster_and_the_commanded_controller(output, spawned):
-    control = resolve_control(values(**dict(CONTROL_DEFAULTS, output=output)), 'jazzy', everything)
+    control = resolve_control(control_values(output=output), 'jazzy', everything)
     assert control.spawn == ('joint_state_broadcaster', spawned)
     assert control.controller == spawned  # passed on: the node commands it
     topic = 'commands' if output == 'forward_command' else output
@@ -133,8 +140,8 @@ def test_control_launch_starts_the_broadcaster_and_the_commanded_controller(outp
     assert control.packages[0][0] == 'controller_manager'
     assert '<ros2_control' in control.launch.robot_description
     assert not control.description_parameter
-    assert resolve_control(values(**CONTROL_DEFAULTS), 'humble').description_parameter
-    namespaced = resolve_control(values(**dict(CONTROL_DEFAULTS, namespace='left')), 'rolling')
+    assert resolve_control(control_values(), 'humble').description_parameter
+    namespaced = resolve_control(control_values(namespace='left'), 'rolling')
     assert namespaced.controller_manager == '/left/controller_manager'
 
 
@@ -142,7 +149,7 @@ def test_control_launch_starts_the_broadcaster_and_the_commanded_controller(outp
                                    {'robot_state_publisher': 'false'}])
 def test_control_launch_refuses_what_cannot_drive_the_arm(given):
     with pytest.raises(LaunchError):
-        resolve_control(values(**dict(CONTROL_DEFAULTS, **given)), 'jazzy')
+        resolve_control(control_values(**given), 'jazzy')
 
 
 def test_control_launch_takes_a_descriptions_own_ros2_control_block_and_its_joints(tmp_path):
@@ -150,11 +157,10 @@ def test_control_launch_takes_a_descriptions_own_ros2_control_block_and_its_join
     arm = arms['minus y axes, limited']
     path = tmp_path / 'park.urdf'
     path.write_text(urdf)
-    given = dict(CONTROL_DEFAULTS, description_file=str(path), tip_link=arm.tip,
-                 base_frame=arm.base)
-    control = resolve_control(values(**given), 'jazzy')
+    given = {'description_file': str(path), 'tip_link': arm.tip, 'base_frame': arm.base}
+    control = resolve_control(control_values(**given), 'jazzy')
     assert control.launch.robot_description.count('<ros2_control') == 1  # the file's, not ours
     assert controller_joints(control.launch) == arm.joints
     path.write_text(urdf.split('  <ros2_control')[0] + '</robot>\n')
     with pytest.raises(LaunchError, match='has no <ros2_control> block'):
-        resolve_control(values(**given), 'jazzy')
+        resolve_control(control_values(**given), 'jazzy')

@@ -3,7 +3,7 @@
 
 Each test runs the real command in a process of its own, with the package
 built by colcon, the real robot_state_publisher and static_transform_publisher
-(the tests that start them are marked ``ros_cpp``) and the rviz2 stand-in
+(the tests that start them carry those parts' markers, ``test/parts.py``) and the rviz2 stand-in
 (``test/stand_ins``) on the ament index, and
 checks what only the launch process shows: its exit code, its messages, the
 processes it leaves, the arguments it gives the nodes.  The running graph
@@ -28,15 +28,15 @@ import time
 
 import pytest
 from ros_harness import (
-    assert_nothing_left, processes_mentioning, require_ros_tools, unique_name)
-from twobone_ik_ros.bringup.launch_config import LAUNCH_ARGUMENTS, read_parameter_file
+    assert_nothing_left, processes_mentioning, unique_name)
+from twobone_ik_ros.bringup import launch_config
+from twobone_ik_ros.bringup.launch_config import read_parameter_file
 from twobone_ik_ros.model.config import validate, validate_change
 from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.model.urdf import arm_urdf
 import yaml
 
-require_ros_tools()
-pytestmark = pytest.mark.ros
+pytestmark = [pytest.mark.ros, pytest.mark.ros_launch, pytest.mark.ros2cli]
 
 NO_RSP = 'robot_state_publisher:=false'
 
@@ -60,7 +60,7 @@ def test_python_and_xml_files_show_the_same_arguments_choices_and_descriptions(l
     python = show_args(launches, 'twobone_ik.launch.py')
     xml = show_args(launches, 'twobone_ik.launch.xml')
     assert python == xml
-    for arg in LAUNCH_ARGUMENTS:
+    for arg in launch_config.LAUNCH_ARGUMENTS:
         assert f"'{arg.name}':" in python and arg.description in python
         if arg.choices:
             assert f'Valid choices are: {list(arg.choices)}' in python
@@ -68,7 +68,7 @@ def test_python_and_xml_files_show_the_same_arguments_choices_and_descriptions(l
 
 def test_demo_launch_shows_the_arm_arguments_and_its_own(launches):
     output = show_args(launches, 'demo.launch.py')
-    assert all(f"'{arg.name}':" in output for arg in LAUNCH_ARGUMENTS)
+    assert all(f"'{arg.name}':" in output for arg in launch_config.LAUNCH_ARGUMENTS)
     assert "'pattern':" in output and "'rate':" in output
 
 
@@ -113,8 +113,10 @@ def test_when_the_ik_node_dies_the_launch_ends_non_zero_and_nothing_is_left(
     ('twobone_ik.launch.py', (NO_RSP,)), ('twobone_ik.launch.xml', (NO_RSP, 'rviz:=true')),
     ('demo.launch.py', (NO_RSP,)),
     pytest.param('twobone_ik.launch.py', ('robot_state_publisher:=true', 'parent_frame:=world'),
-                 marks=pytest.mark.ros_cpp, id='twobone_ik.launch.py-rsp'),
-    pytest.param('control.launch.py', (), marks=pytest.mark.ros_cpp, id='control.launch.py')])
+                 marks=[pytest.mark.robot_state_publisher, pytest.mark.tf2],
+                 id='twobone_ik.launch.py-rsp'),
+    pytest.param('control.launch.py', (), id='control.launch.py', marks=[
+        pytest.mark.robot_state_publisher, pytest.mark.ros2_control])])
 @pytest.mark.parametrize('how', ['ctrl-c', 'ctrl-c twice', 'kill -INT launch'])
 def test_ctrl_c_ends_every_launch_quietly_with_code_zero(
         launches, probe, launch_file, arguments, how):
@@ -215,7 +217,7 @@ def write_params(tmp_path, parameters, section='/**'):
     return str(path)
 
 
-@pytest.mark.ros_cpp
+@pytest.mark.robot_state_publisher
 @pytest.mark.parametrize('launch_file', ['twobone_ik.launch.py', 'twobone_ik.launch.xml'])
 def test_params_file_values_apply_unless_given_as_arguments(launches, probe, tmp_path,
                                                             launch_file):
@@ -284,7 +286,8 @@ def test_the_installed_example_params_file_works(launches, probe, ros_install):
     assert client.get_values('r1')['r1'] == DEFAULTS['r1']
 
 
-@pytest.mark.ros_cpp
+@pytest.mark.robot_state_publisher
+@pytest.mark.tf2
 def test_two_arms_side_by_side_have_distinct_frames_topics_and_parameters(launches, probe):
     arms = {'left': 0.6, 'right': -0.6}
     tag = unique_name('arms')

@@ -21,9 +21,9 @@ import xml.etree.ElementTree as ElementTree
 
 from helpers import ROOT
 import pytest
+from twobone_ik_ros.bringup import launch_config
 from twobone_ik_ros.bringup.launch_config import (
-    ARGUMENT_NAMES, check_packages, LAUNCH_ARGUMENTS, LaunchError, NODE_ARGUMENTS,
-    read_parameter_file, resolve_launch)
+    check_packages, LaunchError, NODE_ARGUMENTS, read_parameter_file, resolve_launch)
 from twobone_ik_ros.model.config import validate
 from twobone_ik_ros.model.dependencies import LIBRARIES, refusal
 from twobone_ik_ros.model.interface import Output
@@ -32,7 +32,13 @@ from twobone_ik_ros.model.urdf import arm_urdf
 from urdf_arms import park, park_xacro, planar_z
 import yaml
 
-DEFAULT_VALUES = {arg.name: arg.default for arg in LAUNCH_ARGUMENTS}
+#: the tables come from the launch files themselves, read with the launch library
+pytestmark = pytest.mark.ros_launch
+
+
+def default_values():
+    """Return every launch argument's default, as twobone_ik.launch.py declares it."""
+    return {arg.name: arg.default for arg in launch_config.LAUNCH_ARGUMENTS}
 
 
 def path(*parts):
@@ -40,20 +46,20 @@ def path(*parts):
 
 
 def values(**given):
-    return dict(DEFAULT_VALUES, **given)
+    return dict(default_values(), **given)
 
 
 def test_launch_arguments_are_the_ones_users_type():
-    assert ARGUMENT_NAMES == (
+    assert launch_config.ARGUMENT_NAMES == (
         'r1', 'r2', 'elbow', 'unreachable', 'base_frame', 'tip_link', 'frame_prefix', 'output',
         'namespace', 'target_topic', 'params_file', 'controller', 'robot_state_publisher',
         'rviz', 'use_sim_time', 'ros2_control', 'description_file', 'description_args',
         'controllers_file', 'parent_frame', 'base_x', 'base_y', 'base_yaw', 'enclave')
     for name in NODE_ARGUMENTS:  # derived from the parameter table
-        arg = LAUNCH_ARGUMENTS[ARGUMENT_NAMES.index(name)]
+        arg = launch_config.LAUNCH_ARGUMENTS[launch_config.ARGUMENT_NAMES.index(name)]
         assert arg.default == '' and arg.description.startswith(SPECS[name].description)
         assert arg.choices == (('',) + SPECS[name].choices if SPECS[name].choices else ())
-    assert all(arg.default in arg.choices for arg in LAUNCH_ARGUMENTS if arg.choices)
+    assert all(arg.default in arg.choices for arg in launch_config.LAUNCH_ARGUMENTS if arg.choices)
 
 
 def test_xml_front_end_declares_exactly_the_table():
@@ -61,11 +67,12 @@ def test_xml_front_end_declares_exactly_the_table():
     declared = [(arg.get('name'), arg.get('default'), arg.get('description'),
                  tuple(choice.get('value') for choice in arg.findall('choice')))
                 for arg in root.findall('arg')]
-    assert declared == [(a.name, a.default, a.description, a.choices) for a in LAUNCH_ARGUMENTS]
+    assert declared == [(a.name, a.default, a.description, a.choices)
+                        for a in launch_config.LAUNCH_ARGUMENTS]
     include = root.find('include')
     assert include.get('file').endswith('/launch/twobone_ik.launch.py')
     assert [(a.get('name'), a.get('value')) for a in include.findall('arg')] == \
-        [(name, f'$(var {name})') for name in ARGUMENT_NAMES]
+        [(name, f'$(var {name})') for name in launch_config.ARGUMENT_NAMES]
 
 
 def test_with_nothing_given_the_node_defaults_apply():

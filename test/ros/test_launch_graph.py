@@ -18,20 +18,13 @@ process it started must have exited with code 0 (``assert_stopped``).
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
 # language governing permissions and limitations under the License.
 
+from parts import launch_fixture
 import pytest
-from ros_harness import assert_stopped, Probe, require_ros_tools, unique_name
+from rclpy.parameter import Parameter
+from ros_harness import assert_stopped, Probe, unique_name
+from twobone_ik_ros.solver import forward
 
-require_ros_tools()
-
-from launch import LaunchDescription  # noqa: E402, I100  (after the skip above)
-from launch.actions import IncludeLaunchDescription, RegisterEventHandler  # noqa: E402
-from launch.event_handlers import OnProcessExit, OnProcessIO  # noqa: E402
-from launch.launch_description_sources import AnyLaunchDescriptionSource  # noqa: E402
-import launch_pytest  # noqa: E402
-from rclpy.parameter import Parameter  # noqa: E402
-from twobone_ik_ros.solver import forward  # noqa: E402
-
-pytestmark = pytest.mark.ros
+pytestmark = [pytest.mark.ros, pytest.mark.ros_launch, pytest.mark.ros2cli]
 
 #: name -> (launch file, arguments as typed after the file name, expected r1, r2)
 CASES = {
@@ -49,6 +42,11 @@ CASES = {
 
 @pytest.fixture(params=list(CASES))
 def case(request, ros_install):
+    from launch import LaunchDescription
+    from launch.actions import IncludeLaunchDescription, RegisterEventHandler
+    from launch.event_handlers import OnProcessExit, OnProcessIO
+    from launch.launch_description_sources import AnyLaunchDescriptionSource
+    import launch_pytest
     launch_file, arguments, r1, r2 = CASES[request.param]
     namespace = unique_name('graph')
     exits = []
@@ -68,7 +66,7 @@ def case(request, ros_install):
     return description, launch_file, arguments, (r1, r2), exits
 
 
-@launch_pytest.fixture
+@launch_fixture
 def launched(case):
     return case
 

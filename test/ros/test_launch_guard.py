@@ -23,9 +23,8 @@ import time
 
 from helpers import ROOT
 import pytest
-from ros_harness import require_ros_tools
 
-require_ros_tools()
+pytestmark = pytest.mark.ros_launch
 
 CASES = {
     'raises': ('OpaqueFunction(function=broken)', 'the launch ended before ReadyToTest'),

@@ -329,7 +329,7 @@ def test_after_a_quick_sequence_the_node_keeps_sending_the_last_solution(probe):
     assert stamps == sorted(stamps) and stamps[0] > 10**18  # fresh stamps: now, rising
 
 
-@pytest.mark.ros_cpp
+@pytest.mark.robot_state_publisher
 def test_runtime_changes_reach_robot_state_publisher(probe, tmp_path):
     rsp = RobotStatePublisher(probe.namespace, arm_urdf(R1, R2), tmp_path)
     try:

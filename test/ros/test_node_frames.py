@@ -20,13 +20,10 @@ import math
 
 from geometry_msgs.msg import TransformStamped
 import pytest
-from ros_harness import NodeProcess, Probe, require_ros_tools, unique_name
+from ros_harness import NodeProcess, Probe, unique_name
 from twobone_ik_ros.solver import forward
 
-require_ros_tools()
-import tf2_ros  # noqa: E402, I100  (after the skip above)
-
-pytestmark = pytest.mark.ros
+pytestmark = [pytest.mark.ros, pytest.mark.tf2]
 
 
 @pytest.fixture
@@ -37,6 +34,7 @@ def transform_timeout():
 
 @pytest.fixture
 def arm(transform_timeout):
+    import tf2_ros
     namespace = '/' + unique_name('frames')
     node = NodeProcess('twobone_ik_ros.node.node', ros_args=[
         '-r', f'__ns:={namespace}', '-p', 'r1:=1.0', '-p', 'r2:=1.0',

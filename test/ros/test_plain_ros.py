@@ -36,7 +36,7 @@ from twobone_ik_ros.model.dependencies import LIBRARIES
 from twobone_ik_ros.solver import forward
 from twobone_ik_ros.tools.harness import log_path, RosProcess
 
-pytestmark = [pytest.mark.ros, pytest.mark.noble]
+pytestmark = [pytest.mark.ros, pytest.mark.ros_wheels, pytest.mark.rosdistro]
 ARM_SIDE = ('ruckig', 'toppra', 'scipy', 'matplotlib')
 #: the distribution's Ubuntu release, for the simulation of the README's commands
 WHEEL_DISTRO = os.environ.get('ROS_DISTRO', 'kilted')

@@ -2,9 +2,10 @@
 Stand-in for rviz2, the one package the tests start that is not the real one.
 
 rviz2 needs Qt and OGRE, which have no build for these machines (the wheels
-and ``../shared/ros2-cpp`` give rclpy, tf2, robot_state_publisher and
-ros2_control, and the tests start those for real).  What a test needs of RViz
-is only what the launch file hands it, so this stand-in shows exactly that.
+give rclpy; a ROS install gives tf2, robot_state_publisher and ros2_control,
+and the tests start those for real where they are installed).  What a test
+needs of RViz is only what the launch file hands it, so this stand-in shows
+exactly that.
 
 Prints its command line (``-d``, ``-f`` and the remappings the launch file
 gives it) so a test can read it in the launch output, then joins the graph as
