@@ -2,17 +2,16 @@
 """
 CI from nothing: ``.ci/run`` on a fresh clone with empty caches, beside CPU-bound work.
 
-CI's limit is on a fresh machine: 75 minutes with two CPU-bound processes
-beside it (nothing lands past 90).  This clones the checkout's HEAD into a
-temporary folder with ``../shared`` beside it (a link to ``TWOBONE_SHARED``),
-points every cache at an empty folder (``XDG_CACHE_HOME``: the C++ stack,
-Humble's build, pip's downloads), starts ``--busy`` CPU-bound processes of
-its own and runs ``.ci/run`` there as CI does.  Reported per lane: passed or
-failed, its time and the CPU of all it ran, and its build (the C++ stack on
-Kilted, ROS 2 Humble) with its own time and CPU; then the whole against the
-limit.  ``.ci/run``'s whole output is kept in ``--log``.  ``--cache`` names
-the cache folder instead of a temporary one, such as ``~/.cache`` on a fresh
-machine: it must be empty, and what CI built stays there for the work after.
+CI's limit is on a fresh machine: 15 minutes with two CPU-bound processes
+beside it.  This clones the checkout's HEAD into a temporary folder with
+``../shared`` beside it (a link to ``--shared``), points every cache at an
+empty folder (``XDG_CACHE_HOME``: pip's downloads), starts ``--busy``
+CPU-bound processes of its own and runs ``.ci/run`` there as CI does.
+Reported per lane: passed or failed, its time and the CPU of all it ran;
+then the whole against the limit.  ``.ci/run``'s whole output is kept in
+``--log``.  ``--cache`` names the cache folder instead of a temporary one,
+such as ``~/.cache`` on a fresh machine: it must be empty, and what CI
+downloaded stays there for the work after.
 The last line is for scripts:
 
     ci_seconds=<the whole> ci_passed=<true|false> (one line)
@@ -35,12 +34,10 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIMIT_S = 75 * 60
-#: what .ci/run and scripts/env.sh print: a lane's end, a build's end, the whole
+LIMIT_S = 15 * 60
+#: what .ci/run prints: a lane's end, the whole
 LANE = re.compile(r'^=== \.ci/run: (\w+) (passed|FAILED) in (\d+) s \((\d+) s of CPU\) ===$')
-BUILD = re.compile(r'^scripts: (the C\+\+ stack|ROS 2 Humble) built in (\d+) s \((\d+) s of CPU\)')
 WHOLE = re.compile(r'^=== \.ci/run: (\d+) s in all \((passed|FAILED)\) ===$')
-BUILT_BY = {'the C++ stack': 'kilted', 'ROS 2 Humble': 'humble'}
 
 
 def hogs(count):
@@ -85,16 +82,14 @@ def run_ci(shared, log_path, cache=None):
 
 
 def summary(lines):
-    """Return ({lane: (status, s, CPU s)}, {lane: (build s, CPU s)}, (whole s, status))."""
-    lanes, builds, whole = {}, {}, None
+    """Return ({lane: (status, s, CPU s)}, (whole s, status))."""
+    lanes, whole = {}, None
     for line in lines:
         if (match := LANE.match(line)):
             lanes[match[1]] = (match[2], int(match[3]), int(match[4]))
-        elif (match := BUILD.match(line)):
-            builds[BUILT_BY[match[1]]] = (int(match[2]), int(match[3]))
         elif (match := WHOLE.match(line)):
             whole = (int(match[1]), match[2])
-    return lanes, builds, whole
+    return lanes, whole
 
 
 def main():
@@ -105,17 +100,19 @@ def main():
     parser.add_argument('--log', default=os.path.join(tempfile.gettempdir(), 'bench_ci.log'),
                         help=".ci/run's whole output")
     parser.add_argument('--cache', help='an empty cache folder to fill (default: a temporary one)')
+    parser.add_argument('--shared', default=os.path.join(ROOT, '..', 'shared'),
+                        help='the folder CI has beside the clone (default: ../shared)')
     result_options(parser, TESTING_PAGE)
     options = parser.parse_args()
-    shared = os.environ.get('TWOBONE_SHARED', os.path.join(ROOT, '..', 'shared'))
+    shared = options.shared
     if not os.path.isdir(shared) or not shutil.which('git'):
-        sys.exit(f'bench_ci: needs git and ../shared (TWOBONE_SHARED): {shared!r} is no folder')
+        sys.exit(f'bench_ci: needs git and --shared: {shared!r} is no folder')
     if options.cache and os.path.isdir(options.cache) and os.listdir(options.cache):
         sys.exit(f'bench_ci: --cache {options.cache!r} holds something: CI would not start '
                  'from nothing')
     beside = hogs(options.busy)
     try:
-        lanes, builds, whole = summary(run_ci(shared, options.log, options.cache))
+        lanes, whole = summary(run_ci(shared, options.log, options.cache))
     finally:
         for hog in beside:
             hog.kill()
@@ -124,12 +121,9 @@ def main():
         sys.exit(f'bench_ci: .ci/run ended without its last line; see {options.log}')
     with results('bench_ci', options, TESTING_PAGE):
         print(f'.ci/run on a fresh clone, empty caches, {options.busy} CPU-bound processes beside')
-        print(f'{"lane":>7s} {"result":>7s} {"s":>6s} {"CPU s":>6s} {"build s":>8s} '
-              f'{"build CPU s":>11s}')
+        print(f'{"lane":>7s} {"result":>7s} {"s":>6s} {"CPU s":>6s}')
         for lane, (status, seconds, cpu) in sorted(lanes.items()):
-            build = builds.get(lane)
-            print(f'{lane:>7s} {status:>7s} {seconds:6d} {cpu:6d} '
-                  + (f'{build[0]:8d} {build[1]:11d}' if build else f'{"-":>8s} {"-":>11s}'))
+            print(f'{lane:>7s} {status:>7s} {seconds:6d} {cpu:6d}')
         print(f'{"all":>7s} {whole[1]:>7s} {whole[0]:6d} ({whole[0] / 60:.1f} min of the '
               f'{LIMIT_S // 60} allowed)')
         print(f'ci_seconds={whole[0]} ci_passed={str(whole[1] == "passed").lower()}', flush=True)

@@ -63,7 +63,7 @@ checkout of the package (``before``: a change's base), so that a change is
 measured before and after in one run.
 
 Run ``scripts/bench bench_control [--rounds 3] [--write]`` (the venv; the C++
-relay needs rclcpp: TWOBONE_SHARED on Kilted, or a ROS install).
+relay needs rclcpp: a ROS install).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

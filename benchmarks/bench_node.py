@@ -6,8 +6,7 @@ Each runs as a process of its own: the IK node; a relay that turns each
 PointStamped into a JointState with the same stamp and nothing else (the
 floor for any rclpy node with these message types, the same QoS, depth 10,
 and rclpy's SingleThreadedExecutor, reading and writing message objects);
-and, where rclcpp is installed (a ROS install, or ``../shared/ros2-cpp``
-built by ``scripts/test``), ``benchmarks/cpp_relay``: an rclcpp node that
+and, where rclcpp is installed (a ROS install), ``benchmarks/cpp_relay``: an rclcpp node that
 solves each target by the law of cosines, built here with colcon the first
 time (said and left out where rclcpp is not found).  This process
 publishes stamped targets at a fixed rate and records when each answer
@@ -32,8 +31,7 @@ for scripts:
     (on one line; cpp_ratio=none without rclcpp; the last two with --executors
     and --before)
 
-Run ``scripts/bench bench_node`` (the venv, the launch tools and, with
-TWOBONE_SHARED, the C++ stack; DDS on loopback in a domain of its own), or
+Run ``scripts/bench bench_node`` (the venv; DDS on loopback in a domain of its own), or
 ``python benchmarks/bench_node.py [--targets 2000]`` in a ROS environment.
 """
 
@@ -136,8 +134,7 @@ def cpp_relay():
 
     Built with colcon against the rclcpp found on the ament index, once per
     sources and rclcpp (a folder of this machine's cache).  On the PyPI
-    wheels every rclcpp executable links the interpreter's libpython, as
-    ``../shared/ros2-cpp/build.sh`` does for its own: the wheels' librcl
+    wheels every rclcpp executable links the interpreter's libpython: the wheels' librcl
     loads message libraries that need Python's symbols.
     """
     import hashlib
@@ -151,7 +148,7 @@ def cpp_relay():
     try:
         rclcpp = get_package_prefix('rclcpp')
     except PackageNotFoundError:
-        return None, 'rclcpp is not installed (a ROS install, or TWOBONE_SHARED for scripts/bench)'
+        return None, 'rclcpp is not installed (it comes with a ROS install)'
     digest = hashlib.sha256(rclcpp.encode())
     for name in sorted(os.listdir(CPP_SOURCES)) + ['src/' + n for n in sorted(
             os.listdir(os.path.join(CPP_SOURCES, 'src')))]:
