@@ -105,7 +105,7 @@ def _ament_package_found(name):
     try:
         from ament_index_python.packages import get_package_prefix
         get_package_prefix(name)
-    except (ImportError, LookupError):
+    except (ImportError, LookupError, OSError):  # OSError: no AMENT_PREFIX_PATH at all
         return False
     return True
 

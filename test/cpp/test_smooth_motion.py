@@ -359,8 +359,7 @@ def held_steps(positions):
 
 @pytest.mark.parametrize('controllers,output,jerk', [
     on('real', 'joint_trajectory', 0.0), on('real', 'joint_trajectory', 40.0),
-    on('real', 'forward_command', 0.0), on('stand_in', 'forward_command', 0.0)],
-    indirect=['controllers'])
+    on('real', 'forward_command', 0.0)], indirect=['controllers'])
 def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jerk):
     limits = dict(LIMITS, max_joint_jerk=jerk)
     arm = controlled_arm(output, limits, arguments=['rviz:=false'])
