@@ -70,8 +70,9 @@ def generate_launch_description():
             'robot_state_publisher', default_value='auto', choices=['auto', *BOOLEAN],
             description="Start robot_state_publisher with the arm's URDF (false when the "
             "arm's own bringup already runs one). auto: true for output joint_states (with "
-            'tip_link, when description_file is given), false for the controller outputs, '
-            "whose arm's bringup runs one."),
+            'tip_link, when description_file is given) and with ros2_control true (a '
+            'controller_manager reads the URDF it publishes), false for the controller '
+            "outputs otherwise, whose arm's bringup runs one."),
         DeclareLaunchArgument(
             'rviz', default_value='false', choices=list(BOOLEAN),
             description="Start RViz looking at the arm's plane: down on the base frame's XY "

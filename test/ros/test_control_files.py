@@ -145,6 +145,19 @@ def test_control_launch_starts_the_broadcaster_and_the_commanded_controller(outp
     assert namespaced.controller_manager == '/left/controller_manager'
 
 
+@pytest.mark.parametrize('output', ['forward_command', 'joint_trajectory',
+                                    'follow_joint_trajectory'])
+def test_control_launch_with_robot_state_publisher_auto_starts_it_for_controller_manager(
+        output):
+    """A controller_manager waits for robot_description: auto starts its publisher."""
+    control = resolve_control(control_values(output=output, robot_state_publisher='auto'),
+                              'jazzy', everything)
+    assert 'robot_state_publisher' in {package for package, _ in control.launch.packages}
+    alone = resolve_launch(values(output=output, robot_state_publisher='auto'),
+                           importable=everything)  # the arm's own bringup runs one
+    assert 'robot_state_publisher' not in {package for package, _ in alone.packages}
+
+
 @pytest.mark.parametrize('given', [{'output': 'joint_states'}, {'ros2_control': 'false'},
                                    {'robot_state_publisher': 'false'}])
 def test_control_launch_refuses_what_cannot_drive_the_arm(given):

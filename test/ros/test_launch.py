@@ -354,6 +354,24 @@ def test_a_controller_output_commands_its_controller_and_starts_no_robot_state_p
     assert_nothing_left(namespace)
 
 
+@pytest.mark.robot_state_publisher
+@pytest.mark.ros2_control
+@pytest.mark.parametrize('output', ['forward_command', 'joint_trajectory',
+                                    'follow_joint_trajectory'])
+def test_control_launch_with_robot_state_publisher_auto_brings_the_controllers_up(
+        launches, probe, output):
+    """With auto, robot_state_publisher starts: controller_manager waits for its URDF."""
+    namespace = unique_name('auto')
+    launches('control.launch.py', f'namespace:={namespace}', f'output:={output}',
+             'robot_state_publisher:=auto', 'rviz:=false')
+    client = probe(namespace=f'/{namespace}')
+    client.wait_for_node(timeout=60.0)
+    assert client.spin_until(lambda: ('robot_state_publisher', f'/{namespace}')
+                             in client.node.get_node_names_and_namespaces(), 30.0)
+    # joint_state_broadcaster publishes: controller_manager read the URDF and spawned it
+    assert client.spin_until(lambda: client.joint_states, 60.0), 'no joint_states'
+
+
 def test_control_launch_shows_its_defaults_and_names_what_to_install(launches):
     output = show_args(launches, 'control.launch.py')
     assert "'output':" in output and "(default: 'joint_trajectory')" in output

@@ -226,8 +226,11 @@ def resolve_launch(values: Mapping[str, str],
     if config.output.drives_controller and values['controller']:
         remappings += controller_remappings(config.output, values['controller'])
     rsp = values['robot_state_publisher']
-    if rsp == 'true' or (rsp == 'auto' and not config.output.drives_controller
-                         and (description is not None or not config.tip_link)):
+    # auto: the display's arm, or the URDF a controller_manager started beside reads
+    # (ros2_control:=true); a controller output's own bringup runs one otherwise
+    if rsp == 'true' or (rsp == 'auto' and (
+            values['ros2_control'] == 'true' or not config.output.drives_controller
+            and (description is not None or not config.tip_link))):
         packages.append(('robot_state_publisher', 'robot_state_publisher:=false'))
     if values['rviz'] == 'true':
         packages.append(('rviz2', 'rviz:=false'))
