@@ -36,7 +36,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIMIT_S = 15 * 60
 #: what .ci/run prints: a lane's end, the whole
-LANE = re.compile(r'^=== \.ci/run: (\w+) (passed|FAILED) in (\d+) s \((\d+) s of CPU\) ===$')
+LANE = re.compile(r'^=== \.ci/run: ([\w-]+) (passed|FAILED) in (\d+) s \((\d+) s of CPU\) ===$')
 WHOLE = re.compile(r'^=== \.ci/run: (\d+) s in all \((passed|FAILED)\) ===$')
 
 
@@ -121,10 +121,10 @@ def main():
         sys.exit(f'bench_ci: .ci/run ended without its last line; see {options.log}')
     with results('bench_ci', options, TESTING_PAGE):
         print(f'.ci/run on a fresh clone, empty caches, {options.busy} CPU-bound processes beside')
-        print(f'{"lane":>7s} {"result":>7s} {"s":>6s} {"CPU s":>6s}')
+        print(f'{"lane":>14s} {"result":>7s} {"s":>6s} {"CPU s":>6s}')
         for lane, (status, seconds, cpu) in sorted(lanes.items()):
-            print(f'{lane:>7s} {status:>7s} {seconds:6d} {cpu:6d}')
-        print(f'{"all":>7s} {whole[1]:>7s} {whole[0]:6d} ({whole[0] / 60:.1f} min of the '
+            print(f'{lane:>14s} {status:>7s} {seconds:6d} {cpu:6d}')
+        print(f'{"all":>14s} {whole[1]:>7s} {whole[0]:6d} ({whole[0] / 60:.1f} min of the '
               f'{LIMIT_S // 60} allowed)')
         print(f'ci_seconds={whole[0]} ci_passed={str(whole[1] == "passed").lower()}', flush=True)
 

@@ -105,18 +105,19 @@ def pytest_pycollect_makeitem(collector, name, obj):
 
 
 def pytest_runtest_setup(item):
-    """Skip a test whose part is missing (counted), or fail it where the part is required."""
-    for marker in parts.PARTS:
-        if item.get_closest_marker(marker) is None:
-            continue
-        gone = parts.missing(marker)
-        if not gone:
-            continue
-        why = f'needs {marker} ({parts.PARTS[marker].what}): {", ".join(gone)} not found'
-        if marker in REQUIRED:
-            pytest.fail(f'{why}, and TWOBONE_REQUIRE names it', pytrace=False)
+    """Skip a test whose parts are missing (counted per part), or fail it if one is required."""
+    lacking = {marker: parts.missing(marker) for marker in parts.PARTS
+               if item.get_closest_marker(marker) is not None and parts.missing(marker)}
+    if not lacking:
+        return
+    why = '; '.join(f'needs {marker} ({parts.PARTS[marker].what}): {", ".join(gone)} not found'
+                    for marker, gone in lacking.items())
+    required = sorted(set(lacking) & REQUIRED)
+    if required:
+        pytest.fail(f'{why}, and TWOBONE_REQUIRE names {", ".join(required)}', pytrace=False)
+    for marker in lacking:
         _held_back.setdefault(marker, []).append(item.nodeid)
-        pytest.skip(f'{PART_SKIP}{why}')
+    pytest.skip(f'{PART_SKIP}{why}')
 
 
 #: how a skip for a missing part begins (``TWOBONE_NO_SKIP`` lets those through)
@@ -124,7 +125,7 @@ PART_SKIP = 'part missing: '
 
 
 def pytest_terminal_summary(terminalreporter, config):
-    """Say, one line per missing part, how many tests it held back and how to run them."""
+    """Say, one line per missing part, how many tests it held back (each it is one part of)."""
     for marker, held in sorted(_held_back.items()):
         terminalreporter.write_line(
             f'part {marker} missing: {len(held)} tests held back '
