@@ -1,7 +1,7 @@
 """
 The package's parts import only downward, and the pure ones nothing of ROS.
 
-``LAYERS`` is the rule the package docstring describes: each part with the
+``LAYERS`` is the rule doc/design.md's map of the parts describes: each part with the
 parts it may import.  The imports are read from the source (``ast``, every
 import statement, those inside functions too), so a lazy import cannot hide
 an upward dependency.  The launch files and the tests may use any part.
@@ -120,3 +120,18 @@ def test_the_solver_runs_without_ros():
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
                          cwd=os.path.dirname(PACKAGE), check=True)
     assert out.stdout.strip() == '[]', out.stdout + out.stderr
+
+
+#: the longest module docstring (lines): what the module is for; the reasoning lives in doc/
+DOCSTRING_LINES = 15
+#: solver.py documents the method itself, as the package promises (README, doc/solver.md)
+LONG_DOCSTRINGS = {'solver'}
+
+
+@pytest.mark.parametrize('name,path', ALL, ids=[name or '__init__' for name, _ in ALL])
+def test_module_docstrings_say_what_a_module_is_for_in_a_few_lines(name, path):
+    docstring = ast.get_docstring(ast.parse(open(path, encoding='utf-8').read(), path))
+    assert docstring, f'{name} has no docstring'
+    lines = len(docstring.splitlines())
+    assert name in LONG_DOCSTRINGS or lines <= DOCSTRING_LINES, \
+        f'{name}: a docstring of {lines} lines (the reasons belong in doc/)'

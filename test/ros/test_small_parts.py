@@ -65,11 +65,12 @@ def test_a_tally_counts_each_reason_and_what_came_since_it_was_last_asked():
 
 def test_a_repeated_warning_is_held_back_and_counted_in_the_next():
     logger = Logger()
-    warnings = ThrottledWarnings(logger, period_s=3600.0)
+    now = [0.0]
+    warnings = ThrottledWarnings(logger, period_s=3600.0, clock=lambda: now[0])
     for _ in range(3):
         warnings.warn('too_far', lambda: 'out of reach')
     assert logger.lines == [('warning', 'out of reach')]
-    warnings._last['too_far'] = -math.inf  # the period has passed
+    now[0] = 3600.0  # the period has passed
     warnings.warn('too_far', lambda: 'out of reach')
     assert logger.lines[-1] == ('warning', 'out of reach (2 more too_far target(s) since the '
                                 'last such warning)')

@@ -2,20 +2,15 @@
 When a controller takes a streamed command: its cycles, told by its joint states' stamps.
 
 forward_command_controller writes, at each cycle, the last command that
-reached it.  So a stream evaluates its motion at the controller's cycles and
-publishes each position between the cycle before and its own, and never
-before the cycle its last command is for has run (``has_run``): two
-commands between two cycles, and the cycle would take only the second.  The
-cycles are read off joint_state_broadcaster's stamps: on the wall clock a
-fixed grid, each cycle late by its wake-up, so the grid is a low percentile
-(``EDGE``) of the recent stamps' offsets wrapped around their median (a very
-late cycle must not look early); on a simulator's clock the next cycle is
-the last one plus a period (``follows_last``).  Where a joint state comes
-each cycle on the node's clock, a stream's next command waits for the stamp
-of a cycle that took its last (``sent``, ``paced``), however late
-the node or the controller is: a controller whose executor stalled would
-otherwise find a stream's many commands and take only the last.  Times are
-nanoseconds of the ROS clock; pure (no ROS).  Why each rule, and what it measured: doc/motion.md.
+reached it, so a stream publishes each position between the cycle before and
+its own, never before the cycle its last command is for has run
+(``has_run``).  The cycles are read off joint_state_broadcaster's stamps: on
+the wall clock a grid, a low percentile (``EDGE``) of the recent stamps'
+offsets; on a simulator's clock the last cycle plus a period
+(``follows_last``).  Where a joint state comes each cycle, the next command
+waits for the stamp of the cycle that took the last (``sent``, ``paced``).
+Times are nanoseconds of the ROS clock; pure (no ROS).  Why each rule, and
+what it measured: doc/motion.md.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

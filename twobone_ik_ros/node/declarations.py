@@ -31,6 +31,7 @@ from rclpy.parameter import Parameter
 from twobone_ik_ros.model.config import IKConfig, validate
 from twobone_ik_ros.model.parameter_table import (
     as_double, PARAMETER_NAMES, PARAMETERS, ParameterSpec)
+from twobone_ik_ros.ros.rclpy_workarounds import parameter_overrides
 
 #: the table's kinds as ROS parameter types
 TYPES = {'double': ParameterType.PARAMETER_DOUBLE, 'string': ParameterType.PARAMETER_STRING,
@@ -54,11 +55,10 @@ def _take_integer_overrides_as_doubles(node: Node) -> None:
     Turn the overrides that give a double as an integer (``-p r1:=2``) into that double.
 
     rclpy checks an override's type when the parameter is declared and runs
-    no callback first, and has no public view of the overrides: its node
-    keeps them in ``_parameter_overrides`` (a dict by name, Humble to
-    Rolling), read here before the declarations.
+    no callback first, and has no public view of the overrides
+    (``rclpy_workarounds.parameter_overrides``): read here before the declarations.
     """
-    overrides: Dict[str, Any] = getattr(node, '_parameter_overrides', {})
+    overrides: Dict[str, Any] = parameter_overrides(node)
     for parameter in integers_as_doubles(list(overrides.values())):
         overrides[parameter.name] = parameter
 

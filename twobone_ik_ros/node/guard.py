@@ -24,12 +24,12 @@ message info or the timer info.
 from __future__ import annotations
 
 import functools
-import time
 import traceback
-from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
+from typing import Any, Callable, Optional, Tuple, TypeVar
 
 import rclpy.logging
 from rclpy.node import Node
+from twobone_ik_ros.node.throttle import Throttle
 
 Callback = TypeVar('Callback', bound=Callable[..., Any])
 Kind = Tuple[str, str, str, int]
@@ -42,9 +42,7 @@ class CallbackGuard:
         """Log through ``logger``; a repeated kind at most once per ``period_s``."""
         self.count = 0
         self.logger = logger
-        self._period_s = period_s
-        #: kind -> [time of its last log line, how many since then]
-        self._kinds: Dict[Kind, List[float]] = {}
+        self._throttle = Throttle(period_s)
 
     def wrap(self, callback: Callback,
              refuse: Optional[Callable[[BaseException], Any]] = None) -> Callback:
@@ -67,20 +65,18 @@ class CallbackGuard:
         where = frames[-1] if frames else None
         kind = (callback, type(error).__name__, where.filename if where else '?',
                 (where.lineno or 0) if where else 0)
-        now = time.monotonic()
-        seen = self._kinds.get(kind)
-        if seen is None:
-            self._kinds[kind] = [now, 0.0]
+        first = not self._throttle.seen(kind)
+        held = self._throttle.due(kind)
+        if held is None:
+            return
+        if first:
             self.logger.error(
                 f'internal error {self.count} in {callback} (abandoned; the node goes on):\n'
                 + ''.join(traceback.format_exception(type(error), error, error.__traceback__)))
-            return
-        seen[1] += 1
-        if now - seen[0] >= self._period_s:
+        else:
             self.logger.error(
                 f'internal error {kind[1]} in {callback} at {kind[2]}:{kind[3]} again: '
-                f'{int(seen[1])} time(s) since it was last logged (latest: {error})')
-            seen[0], seen[1] = now, 0.0
+                f'{held + 1} time(s) since it was last logged (latest: {error})')
 
 
 class GuardedNode(Node):

@@ -18,26 +18,46 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, Hashable, Optional
+
+
+class Throttle:
+    """Per key, whether to log now (at most once per period), and how many were held back."""
+
+    def __init__(self, period_s: float, clock: Callable[[], float] = time.monotonic) -> None:
+        """Let each key through at most once per ``period_s`` of ``clock`` (s)."""
+        self._period_s = period_s
+        self._clock = clock
+        self._last: Dict[Hashable, float] = {}
+        self._held: Dict[Hashable, int] = {}
+
+    def seen(self, key: Hashable) -> bool:
+        """Tell whether ``key`` was let through before."""
+        return key in self._last
+
+    def due(self, key: Hashable) -> Optional[int]:
+        """Return how many of ``key`` were held back since it was last let through, or None."""
+        now = self._clock()
+        if now - self._last.get(key, -math.inf) < self._period_s:
+            self._held[key] = self._held.get(key, 0) + 1
+            return None
+        self._last[key] = now
+        return self._held.pop(key, 0)
 
 
 class ThrottledWarnings:
     """Log ``describe()`` for a reason at most once per period, with the count held back."""
 
-    def __init__(self, logger: Any, period_s: float) -> None:
+    def __init__(self, logger: Any, period_s: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         """Warn through ``logger`` (rclpy's), each reason at most once per ``period_s``."""
         self._logger = logger
-        self._period_s = period_s
-        self._last: Dict[str, float] = {}
-        self._held: Dict[str, int] = {}
+        self._throttle = Throttle(period_s, clock)
 
     def warn(self, reason: str, describe: Callable[[], str]) -> None:
         """Warn about ``reason`` now, or count it for the next warning (text built only to log)."""
-        now = time.monotonic()
-        if now - self._last.get(reason, -math.inf) < self._period_s:
-            self._held[reason] = self._held.get(reason, 0) + 1
+        more = self._throttle.due(reason)
+        if more is None:
             return
-        self._last[reason] = now
-        more = self._held.pop(reason, 0)
         tail = f' ({more} more {reason} target(s) since the last such warning)' if more else ''
         self._logger.warning(describe() + tail)

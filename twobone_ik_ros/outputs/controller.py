@@ -8,7 +8,7 @@ times a path within them (``path_timing``), checks what the controller will
 do with it (``limit_check``), records the move with ``arrival`` and hands the
 finished motion to its transport, which only sends it (``transport``).  New
 limits while the arm moves re-plan the move under way within them
-(``_rein_in``).  A whole motion starts a little ahead, a stream's at the
+(``_replan_within_limits``).  A whole motion starts a little ahead, a stream's at the
 last cycle it has streamed (``motion_start``); before the arm's state is
 known a target is one point and a path keeps its own timing.
 """

@@ -1,20 +1,14 @@
 """
 ``output:=forward_command``: each move streamed on ``commands`` at the controller's cycles.
 
-forward_command_controller takes a std_msgs/Float64MultiArray of positions
-and holds the last one: a move has to reach it position by position, one
-per controller cycle.  The move is planned and checked within the limits
-as every controller move is (``controller``) and streamed at
-``command_rate`` (``streaming.Stream``: each position evaluated at the
-cycle it is for); a new target while it streams is planned from where the
-stream is (``begin``).  Every position streamed is held within what the
-move's check allowed (``limit_check.Envelope``).  The stream advances one
-cycle per message: a node that comes late holds the arm and ends the move
-later, it never steps ahead (``streaming``).  The controller subscribes
-best effort (``SystemDefaultsQoS`` on Fast DDS), so a command can be lost:
-the last position goes again each cycle until the arm is heard there.  A
-finished motion without a motion to stream (before the arm's state is known)
-is its last position, commanded at once.
+forward_command_controller holds the last Float64MultiArray of positions it
+read, so a move reaches it position by position, one per controller cycle:
+planned and checked within the limits as every controller move is
+(``controller``), streamed at ``command_rate`` (``streaming.Stream``), each
+position held within what the check allowed (``limit_check.Envelope``).  A
+new target mid-stream is planned from where the stream is (``begin``); a
+late node holds the arm, never steps it (``streaming``).  Before the arm's
+state is known, a move is its last position, commanded at once.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

@@ -3,20 +3,12 @@ Positions published over time by a timer: a stream (``Stream``) and a playback (
 
 A *stream* (``forward_command``) publishes a finished motion once per
 controller cycle, evaluated at the cycle it is for and published between the
-cycle before and its own (``motion.cycles``); a new target changes the
-motion, not the timer.  The motion advances one period per message, never by
-the clock: when the node comes late, the controller holds the arm on the last
-message and the move ends that much later (``Owner.arm_held``).  No message goes
-out before the cycle that takes the last one has run, and after the node was
-away its last message may only now reach the controller, so the next waits a
-cycle: the controller never finds two messages in one cycle and steps two
-periods at once (doc/motion.md, a late node).  Where the arm's joint states
-tell each cycle, the next message waits until the one that took the last is
-heard (``ControllerCycles.paced``).  The motion's last position goes again
-each cycle until the arm is heard there (``Owner.arm_short_of``), however
-late: the controller's subscription may be best effort, and a lost last
-message would leave the arm short for good (a lost one before it, the next
-makes good).  Times are the node's clock's.
+cycle before and its own (``motion.cycles``).  It advances one period per
+message, never by the clock: a late node holds the arm (``Owner.arm_held``),
+and no message goes out before the cycle that takes the last has run
+(``ControllerCycles.paced``), so no cycle finds two.  The last position goes
+again each cycle until the arm is heard there (``Owner.arm_short_of``): the
+controller may read best effort.  Why each rule: doc/motion.md, a late node.
 
 A *playback* publishes a path at its own timing, the pose due at each tick,
 and tells ``moved`` each position.

@@ -2,7 +2,7 @@
 Every endpoint of the IK node made from its row of ``model.interface.INTERFACE``.
 
 The node's parts call ``publisher``, ``subscription``, ``client`` and
-``goal_client`` with an endpoint's name and nothing of its type or QoS.
+``action_client`` with an endpoint's name and nothing of its type or QoS.
 Every topic's entity is made without rclpy's QoS event handlers
 (``qos_events``: the node finds a peer that cannot match in the graph
 instead, ``node.qos_watch``).  Types are imported when an endpoint is made, so an

@@ -7,6 +7,9 @@ The one place the package touches rclpy below its public API, and why.
   routine``); the node needs the info to count the targets lost on the way.
 - ``rclpy_error``: rclpy raises rcl's errors as ``RCLError``, which it does not
   export; SROS2 refusing an entity is one, and the node must tell it apart.
+- ``parameter_overrides``: rclpy checks an override's type when the parameter
+  is declared and has no public view of the overrides; the node turns an
+  integer given for a double (``-p r1:=2``) into that double before then.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -19,7 +22,7 @@ The one place the package touches rclpy below its public API, and why.
 
 from __future__ import annotations
 
-from typing import Any, Type
+from typing import Any, Dict, Type
 
 
 def accept_message_info_pairs(subscription: Any) -> None:
@@ -46,3 +49,8 @@ def rclpy_error() -> Type[Exception]:
     from rclpy.impl.implementation_singleton import rclpy_implementation
 
     return rclpy_implementation.RCLError  # type: ignore[no-any-return]
+
+
+def parameter_overrides(node: Any) -> Dict[str, Any]:
+    """Return ``node``'s parameter overrides by name, to change in place (Humble to Rolling)."""
+    return node._parameter_overrides if hasattr(node, '_parameter_overrides') else {}
