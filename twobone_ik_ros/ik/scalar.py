@@ -186,5 +186,10 @@ def _closest_sign(x: float, y: float, zr: float, zi: float, q: float, c2: float,
 
 
 def joint_distance(t1: float, t2: float, p1: float, p2: float) -> float:
-    """Return the larger wrapped difference of two joint pairs: what ``closest`` minimises."""
+    """
+    Return the larger wrapped difference of two joint pairs: what ``closest`` minimises.
+
+    Wrapped, unlike ``motion.angles.apart`` (how far a joint travels): the
+    solver's angles are in (-pi, pi], and a branch at +pi is next to an arm at -pi.
+    """
     return max(abs(math.remainder(t1 - p1, _TWO_PI)), abs(math.remainder(t2 - p2, _TWO_PI)))

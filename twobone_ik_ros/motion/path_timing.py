@@ -33,7 +33,7 @@ from typing import Any, List, NamedTuple, Optional, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from twobone_ik_ros.motion.angles import Angles
+from twobone_ik_ros.motion.angles import Angles, apart
 from twobone_ik_ros.motion.bounds import Bounds
 from twobone_ik_ros.motion.limit_check import check_motion, first, LimitRefusal
 from twobone_ik_ros.motion.planning import ArmState, Chain, Limits, Planner, Timed, Unplanned
@@ -362,5 +362,5 @@ def _distinct(pts: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
 
 
 def _at_rest_on(state: ArmState, pose: Angles) -> bool:
-    return max(abs(state.position[0] - pose[0]), abs(state.position[1] - pose[1]),
-               abs(state.velocity[0]), abs(state.velocity[1])) <= ON_POSE
+    return max(apart(state.position, pose), abs(state.velocity[0]),
+               abs(state.velocity[1])) <= ON_POSE
