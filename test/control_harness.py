@@ -6,8 +6,8 @@ a namespace of its own: the real robot_state_publisher, controller_manager's
 ``ros2_control_node`` with mock_components/GenericSystem, the spawners of
 joint_state_broadcaster and of the commanded controller, and the IK node.
 With ``controllers='stand_in'`` it starts instead what that launch gives
-the node for ``output:=forward_command`` (the installed node, its
-parameters file, its output and its controller's topic) and the stand-in of
+the node for ``forward_command`` and ``joint_trajectory`` (the installed
+node, its parameters file, its output and its controller's topic) and the stand-in of
 ``test/stand_ins/ros2_control.py`` (``StandInLaunch``): the same tests, with
 the same assertions, where ros2_control is not installed.  A
 probe records what the node commands (on the controller's own topic) and the
@@ -60,11 +60,13 @@ STREAM_QUIET_S = 0.2
 #: the stand-in for ros2_control, and the controllers file whose update_rate it takes
 STAND_IN = os.path.join(ROOT, 'test', 'stand_ins', 'ros2_control.py')
 CONTROLLERS_FILE = os.path.join(ROOT, 'config', 'controllers.yaml')
+#: the outputs the stand-in serves (its ``controller_type``: the controller each commands)
+STAND_IN_OUTPUTS = ('forward_command', 'joint_trajectory')
 
 
 class StandInLaunch:
     """
-    The node and the ros2_control stand-in, as control.launch.py's processes for forward_command.
+    The node and the ros2_control stand-in, control.launch.py's processes (``STAND_IN_OUTPUTS``).
 
     Each in a process of its own, in the namespace: the installed
     ``twobone_ik_node`` with the parameters file, ``output``, the frame
@@ -81,14 +83,15 @@ class StandInLaunch:
         given = dict(argument.split(':=', 1) for argument in arguments)
         assert set(given) <= set(self.ARGUMENTS), f'the stand-in takes no {given}'
         assert given.get('use_sim_time', 'false') == 'false', 'the stand-in runs on the wall clock'
-        assert output is Output.FORWARD_COMMAND, 'the stand-in has no other controller'
+        assert output.value in STAND_IN_OUTPUTS, f'the stand-in has no controller for {output}'
         with open(given.get('controllers_file', CONTROLLERS_FILE)) as stream:
             manager = yaml.safe_load(stream)['/**/controller_manager']['ros__parameters']
         namespace = ['-r', f'__ns:=/{name}']
         self.stand_in = RosProcess.python(
             script=STAND_IN, log_path=log_path('ros2_control_stand_in'),
             ros_args=[*namespace, '-p', f'update_rate:={int(manager["update_rate"])}',
-                      '-p', f'controller:={controller}'])
+                      '-p', f'controller:={controller}',
+                      '-p', f'controller_type:={output.value}'])
         remaps = [word for pair in controller_remappings(output, controller)
                   for word in ('-r', f'{pair[0]}:={pair[1]}')]
         with open(params_file) as stream:  # the launch prefixes the frames with the namespace

@@ -83,7 +83,8 @@ def goals_answered(arm, since, count):
 
 @pytest.mark.parametrize('controllers,output', [
     on('real', 'joint_trajectory'), on('real', 'forward_command'),
-    on('real', 'follow_joint_trajectory'), on('stand_in', 'forward_command')],
+    on('real', 'follow_joint_trajectory'), on('stand_in', 'joint_trajectory'),
+    on('stand_in', 'forward_command')],
     indirect=['controllers'])
 def test_every_target_is_reached_once_with_its_stamp_and_a_replaced_one_not(
         controlled_arm, output):

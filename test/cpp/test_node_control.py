@@ -27,7 +27,7 @@ from controller_model import excursion, followed
 from helpers import random_reachable, seconds
 from nav_msgs.msg import Path
 import numpy as np
-from parts import CONTROLLED_ARM, needs
+from parts import CONTROLLED_ARM, CONTROLLERS, needs, on
 import pytest
 from ros_harness import NodeProcess, Probe, unique_name
 from twobone_ik_ros.model.parameter_table import DEFAULTS
@@ -77,8 +77,9 @@ def circle(center, radius, count):
              center[1] + radius * math.sin(TWO_PI * i / count)) for i in range(count)]
 
 
-@needs(*CONTROLLED_ARM)
-@pytest.mark.parametrize('output', ['forward_command', 'joint_trajectory'])
+@pytest.mark.parametrize('controllers,output', [
+    on(controllers, output) for controllers in CONTROLLERS
+    for output in ('forward_command', 'joint_trajectory')], indirect=['controllers'])
 def test_controller_commands_reach_200_random_targets_and_no_joint_states_are_published(
         controlled_arm, output):
     # limits high enough that every move takes min_move_time: forward_command streams each
