@@ -106,8 +106,8 @@ def pytest_pycollect_makeitem(collector, name, obj):
 
 def pytest_runtest_setup(item):
     """Skip a test whose parts are missing (counted per part), or fail it if one is required."""
-    lacking = {marker: parts.missing(marker) for marker in parts.PARTS
-               if item.get_closest_marker(marker) is not None and parts.missing(marker)}
+    lacking = {marker: gone for marker in parts.PARTS
+               if item.get_closest_marker(marker) is not None and (gone := parts.missing(marker))}
     if not lacking:
         return
     why = '; '.join(f'needs {marker} ({parts.PARTS[marker].what}): {", ".join(gone)} not found'

@@ -136,11 +136,6 @@ def required(setting):
     return names
 
 
-def have(*markers):
-    """Return whether every part named is present (for code a module runs at import)."""
-    return not any(missing(marker) for marker in markers)
-
-
 def launch_fixture(function):
     """
     Return launch_pytest's ``fixture(function)``, or a plain fixture where it is missing.
@@ -148,7 +143,7 @@ def launch_fixture(function):
     Where it is missing, the tests of such a fixture are skipped by their
     ``ros_launch`` marker before any fixture is set up, so the plain one never runs.
     """
-    if have('ros_launch'):
+    if not missing('ros_launch'):
         import launch_pytest
         return launch_pytest.fixture(function)
     import pytest

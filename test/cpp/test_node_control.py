@@ -27,7 +27,7 @@ from controller_model import excursion, followed
 from helpers import random_reachable, seconds
 from nav_msgs.msg import Path
 import numpy as np
-from parts import CONTROLLED_ARM, CONTROLLERS, needs, on
+from parts import CONTROLLERS, on
 import pytest
 from ros_harness import NodeProcess, Probe, unique_name
 from twobone_ik_ros.model.parameter_table import DEFAULTS
@@ -113,7 +113,6 @@ def test_controller_commands_reach_200_random_targets_and_no_joint_states_are_pu
             assert list(msg.points[-1].velocities) == [0.0, 0.0]
 
 
-@needs(*CONTROLLED_ARM)
 def test_the_arms_state_drives_closest_along_a_circle(controlled_arm):
     targets = circle((1.8, 0.4), 0.6, 60)
     down = TwoBoneIK(R1, R2, elbow='down').solve(*targets[0])
@@ -127,7 +126,6 @@ def test_the_arms_state_drives_closest_along_a_circle(controlled_arm):
         assert math.hypot(tx - x, ty - y) <= TOLERANCE
 
 
-@needs(*CONTROLLED_ARM)
 def test_a_multi_turn_joint_is_commanded_the_angle_nearest_the_arm(controlled_arm):
     x, y = tip(-1.0, -0.8)
     assert TwoBoneIK(R1, R2).solve(x, y).theta1 == pytest.approx(-1.0, abs=1e-12)
@@ -140,7 +138,6 @@ def test_a_multi_turn_joint_is_commanded_the_angle_nearest_the_arm(controlled_ar
     assert arm.command(x, y)[0] == pytest.approx(-1.0, abs=1e-12)
 
 
-@needs(*CONTROLLED_ARM)
 def test_move_times_are_time_optimal_within_the_limits(controlled_arm):
     velocity, acceleration = 0.5, 5.0
     arm = controlled_arm('joint_trajectory',
@@ -160,7 +157,6 @@ def test_move_times_are_time_optimal_within_the_limits(controlled_arm):
         assert seconds(point.time_from_start) == pytest.approx(expected, abs=1e-6)
 
 
-@needs(*CONTROLLED_ARM)
 def test_a_circle_path_is_one_branch_continuous_trajectory(controlled_arm):
     center, radius, count = (1.8, 0.4), 0.6, 1000
     points = circle(center, radius, count)
@@ -214,7 +210,6 @@ def test_a_path_played_back_on_joint_states_keeps_its_timing(lone_node):
     assert elapsed >= stamps[-1] - stamps[0] - 0.05  # one playback period of slack
 
 
-@needs(*CONTROLLED_ARM)
 @pytest.mark.parametrize('policy', ['reject', 'clamp'])
 def test_a_path_through_an_unreachable_pose(controlled_arm, policy):
     arm = controlled_arm('joint_trajectory', dict(ARM, unreachable=policy))
@@ -236,7 +231,6 @@ def test_a_path_through_an_unreachable_pose(controlled_arm, policy):
         arm.wait_until_at(tuple(end.positions), timeout=end.time_from_start.sec + 20.0)
 
 
-@needs(*CONTROLLED_ARM)
 @pytest.mark.parametrize('policy', ['clamp', 'reject'])
 def test_the_full_circle_stays_within_the_limits_on_the_real_controller(controlled_arm, policy):
     """
@@ -288,7 +282,6 @@ def test_the_full_circle_stays_within_the_limits_on_the_real_controller(controll
     assert math.dist(forward(arm.r1, arm.r2, *arm.measured())[1], circle_points[-1]) <= 1e-9
 
 
-@needs(*CONTROLLED_ARM)
 @pytest.mark.parametrize('spacing,retimed', [(0.001, True), (1.0, False)])
 def test_path_stamps_beyond_the_limits_are_stretched_and_counted(controlled_arm, spacing,
                                                                  retimed):
@@ -323,7 +316,6 @@ def test_path_stamps_beyond_the_limits_are_stretched_and_counted(controlled_arm,
     arm.wait_until_at(positions[-1], timeout=duration + 20.0, tolerance=1e-9)
 
 
-@needs(*CONTROLLED_ARM)
 def test_output_changes_at_runtime_and_swaps_its_topics(controlled_arm):
     arm = controlled_arm('forward_command', ARM)
     probe, node, namespace = arm.probe, arm.probe.node, arm.namespace
@@ -366,7 +358,6 @@ def test_a_target_stops_a_path_being_played_back(lone_node):
     assert later and all(p == pytest.approx((0.2, -0.7), abs=1e-12) for p in later)
 
 
-@needs(*CONTROLLED_ARM)
 @pytest.mark.parametrize('output', ['forward_command', 'joint_trajectory'])
 def test_new_limits_mid_move_keep_every_later_command_within_them(controlled_arm, output):
     """
@@ -433,7 +424,6 @@ def test_new_limits_stop_a_path_played_back_where_its_rest_leaves_them(lone_node
     assert values['internal_errors'] == '0'
 
 
-@needs(*CONTROLLED_ARM)
 def test_targets_stepping_round_a_circle_past_the_shoulders_limit_are_never_lost(controlled_arm):
     """
     Elbow closest, targets stepping round a circle, the arm following.

@@ -36,7 +36,6 @@ import time
 from geometry_msgs.msg import PointStamped
 from helpers import seconds
 import numpy as np
-from parts import CONTROLLED_ARM, marks
 import pytest
 from sim_clock import SimClock, STEP_NS
 from test_smooth_motion import (
@@ -45,7 +44,7 @@ from test_smooth_motion import (
     took_in_time, UPDATE_RATE_HZ, worst_ratios)
 from twobone_ik_ros.model.interface import Output
 
-pytestmark = [pytest.mark.ros, *marks(*CONTROLLED_ARM)]
+pytestmark = pytest.mark.ros  # controlled_arm's real case carries the parts
 
 LIMITS = {'max_joint_velocity': 1.5, 'max_joint_acceleration': 4.0, 'max_joint_jerk': 0.0}
 START_S = 1000.0

@@ -197,7 +197,6 @@ class Ros2ControlStandIn:
         self.states = node.create_publisher(JointState, 'joint_states',
                                             qos_profile_system_default)
         self.controller = CONTROLLERS[kind](self, name)
-        self.cycles = 0
         self._thread = threading.Thread(target=self._loop, name='ros2_control_loop', daemon=True)
         self._thread.start()
 
@@ -227,7 +226,6 @@ class Ros2ControlStandIn:
         # write
         if command is not None:
             self._written = command
-        self.cycles += 1
 
 
 def make_node():
