@@ -8,11 +8,10 @@ Drive the arm through ros2_control with mock hardware: the IK node commands a co
 Starts controller_manager's ``ros2_control_node`` with ``config/controllers.yaml``
 (or ``controllers_file``; with ``description_file``, the arm's joints in it),
 the spawners of ``joint_state_broadcaster`` and of the controller the output
-commands, and ``twobone_ik.launch.py`` with the same arguments (the defaults
-declared here first win: a controller output, the URDF's ``<ros2_control>``
-block, robot_state_publisher, whose URDF controller_manager reads from the
-``robot_description`` topic; on Humble also as the parameter that release
-reads).  Needs ros2_control and ros2_controllers.
+commands, and ``twobone_ik.launch.py`` with every argument passed on: the
+URDF's ``<ros2_control>`` block, robot_state_publisher (controller_manager
+reads the URDF it publishes on ``robot_description``; on Humble also as the
+parameter that release reads).  Needs ros2_control and ros2_controllers.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -25,79 +24,61 @@ reads).  Needs ros2_control and ros2_controllers.
 
 import os
 
-from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
-from launch.actions import (
-    DeclareLaunchArgument, IncludeLaunchDescription, OpaqueFunction, SetLaunchConfiguration)
+from launch.actions import IncludeLaunchDescription, OpaqueFunction
 from launch.launch_description_sources import PythonLaunchDescriptionSource
+from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node
-from launch_ros.parameter_descriptions import ParameterValue
+from launch_ros.substitutions import FindPackageShare
+from twobone_ik_ros.bringup.actions import Computed, declare, pass_on
 from twobone_ik_ros.bringup.control_config import (
-    controller_joints, controllers_joints_file, resolve_control)
+    controller, controller_manager, controller_overrides, controllers_file, plan_control,
+    spawned, spawner_enclave)
 from twobone_ik_ros.bringup.launch_config import (
-    BOOLEAN, check_packages, launch_file, launch_values, OWN_SESSION, parameter_choices,
-    parameter_help)
+    check_packages, enclave, launch_values, namespace, OWN_SESSION)
 
-PACKAGE = 'twobone_ik_ros'
+#: every node's last parameter: the launch's clock
+USE_SIM_TIME = {'use_sim_time': LaunchConfiguration('use_sim_time')}
 
 
 def generate_launch_description():
-    """Declare this launch's defaults, check them, then start the arm and the IK node."""
+    """Declare this launch's arguments, check them, then start the arm and the IK node."""
     return LaunchDescription([
-        DeclareLaunchArgument('output', default_value='joint_trajectory',
-                              description=parameter_help('output'),
-                              choices=parameter_choices('output')),
-        DeclareLaunchArgument(
-            'ros2_control', default_value='true', choices=list(BOOLEAN),
-            description="Add the mock hardware's <ros2_control> block to the URDF "
-            'controller_manager reads (the arm of r1 and r2; a description_file brings its '
-            'own).'),
-        DeclareLaunchArgument(
-            'robot_state_publisher', default_value='true', choices=['auto', *BOOLEAN],
-            description='Start robot_state_publisher: controller_manager reads the URDF it '
-            'publishes.'),
+        *declare(
+            defaults={'output': 'joint_trajectory', 'ros2_control': 'true',
+                      'robot_state_publisher': 'true'},
+            descriptions={
+                'ros2_control': "Add the mock hardware's <ros2_control> block to the URDF "
+                'controller_manager reads (the arm of r1 and r2; a description_file brings '
+                'its own).',
+                'robot_state_publisher': 'Start robot_state_publisher: controller_manager '
+                'reads the URDF it publishes.'}),
         OpaqueFunction(function=check),
-        OpaqueFunction(function=controller_manager),
-        OpaqueFunction(function=spawners),
+        Node(
+            package='controller_manager', executable='ros2_control_node',
+            namespace=Computed(namespace), output='screen', **OWN_SESSION,
+            parameters=[Computed(controllers_file), Computed(controller_overrides),
+                        USE_SIM_TIME],
+            ros_arguments=['--enclave', Computed(enclave, 'controller_manager')]),
+        Node(
+            package='controller_manager', executable='spawner', namespace=Computed(namespace),
+            output='screen', parameters=[USE_SIM_TIME],
+            arguments=['joint_state_broadcaster',
+                       '--controller-manager', Computed(controller_manager)],
+            ros_arguments=['--enclave', Computed(enclave, 'spawner_joint_state_broadcaster')]),
+        Node(  # the controller the output commands
+            package='controller_manager', executable='spawner', namespace=Computed(namespace),
+            output='screen', parameters=[USE_SIM_TIME],
+            arguments=[Computed(spawned), '--controller-manager', Computed(controller_manager)],
+            ros_arguments=['--enclave', Computed(spawner_enclave)]),
         IncludeLaunchDescription(
-            PythonLaunchDescriptionSource(launch_file('twobone_ik.launch.py'))),
+            PythonLaunchDescriptionSource(PathJoinSubstitution(
+                [FindPackageShare('twobone_ik_ros'), 'launch', 'twobone_ik.launch.py'])),
+            launch_arguments=pass_on(controller=Computed(controller))),
     ])
 
 
 def check(context):
-    """Refuse an arm that cannot be driven before anything starts; name the controller."""
-    control = resolve_control(launch_values(context), os.environ.get('ROS_DISTRO', ''))
-    check_packages(control.packages)
-    return [SetLaunchConfiguration('controller', control.controller)]
-
-
-def controller_manager(context):
-    """Start ros2_control_node with the controllers file (the package's: your arm's joints)."""
-    values = launch_values(context)
-    control = resolve_control(values, os.environ.get('ROS_DISTRO', ''))
-    given = values['controllers_file']
-    parameters = [given or os.path.join(get_package_share_directory(PACKAGE), 'config',
-                                        'controllers.yaml')]
-    joints = controller_joints(control.launch)
-    if joints is not None and not given:  # the package's controllers, your joints
-        parameters.append(controllers_joints_file(joints))
-    if control.description_parameter:
-        parameters.append({'robot_description': ParameterValue(
-            control.launch.robot_description, value_type=str)})
-    return [Node(
-        package='controller_manager', executable='ros2_control_node',
-        namespace=control.launch.namespace, output='screen', **OWN_SESSION,
-        parameters=control.launch.with_clock(parameters),
-        ros_arguments=control.launch.in_enclave('controller_manager'))]
-
-
-def spawners(context):
-    """Spawn joint_state_broadcaster and the controller the output commands."""
-    control = resolve_control(launch_values(context), os.environ.get('ROS_DISTRO', ''))
-    return [Node(
-        package='controller_manager', executable='spawner', namespace=control.launch.namespace,
-        output='screen',
-        arguments=[controller, '--controller-manager', control.controller_manager],
-        parameters=control.launch.with_clock([]),
-        ros_arguments=control.launch.in_enclave(f'spawner_{controller}'),
-    ) for controller in control.spawn]
+    """Refuse an arm that cannot be driven before anything starts."""
+    plan = plan_control(launch_values(context), os.environ.get('ROS_DISTRO', ''))
+    check_packages(plan.packages)

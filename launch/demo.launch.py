@@ -19,43 +19,42 @@ launch shuts everything down, the source too.
 # language governing permissions and limitations under the License.
 
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument, IncludeLaunchDescription, OpaqueFunction
+from launch.actions import DeclareLaunchArgument, IncludeLaunchDescription
 from launch.launch_description_sources import PythonLaunchDescriptionSource
-from launch.substitutions import LaunchConfiguration
+from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node
-from twobone_ik_ros.bringup.launch_config import BOOLEAN, launch_file, resolved
+from launch_ros.parameter_descriptions import ParameterValue
+from launch_ros.substitutions import FindPackageShare
+from twobone_ik_ros.bringup.actions import Computed, declare, pass_on
+from twobone_ik_ros.bringup.launch_config import arm_length, enclave, frame, namespace
 from twobone_ik_ros.tools.target_patterns import PATTERNS
-
-PACKAGE = 'twobone_ik_ros'
 
 
 def generate_launch_description():
     """Declare the demo's arguments, start the arm, then the target source."""
     return LaunchDescription([
-        DeclareLaunchArgument(
-            'rviz', default_value='true', choices=list(BOOLEAN),
-            description="Start RViz looking at the arm's plane, with a grid in the tool's "
-            'plane (the demo shows the arm).'),
+        *declare(
+            defaults={'rviz': 'true'},
+            descriptions={'rviz': "Start RViz looking at the arm's plane, with a grid in the "
+                                  "tool's plane (the demo shows the arm)."}),
         DeclareLaunchArgument('pattern', default_value='figure_eight', choices=list(PATTERNS),
                               description='Target pattern of the demo source.'),
         DeclareLaunchArgument('rate', default_value='20.0',
                               description='Targets per second from the demo source.'),
         IncludeLaunchDescription(
-            PythonLaunchDescriptionSource(launch_file('twobone_ik.launch.py'))),
-        OpaqueFunction(function=target_source),
+            PythonLaunchDescriptionSource(PathJoinSubstitution(
+                [FindPackageShare('twobone_ik_ros'), 'launch', 'twobone_ik.launch.py'])),
+            launch_arguments=pass_on()),
+        Node(
+            package='twobone_ik_ros', executable='target_publisher', name='target_publisher',
+            namespace=Computed(namespace), output='screen',
+            parameters=[{
+                'pattern': LaunchConfiguration('pattern'),
+                'rate': ParameterValue(LaunchConfiguration('rate'), value_type=float),
+                'r1': ParameterValue(Computed(arm_length, 'r1'), value_type=float),
+                'r2': ParameterValue(Computed(arm_length, 'r2'), value_type=float),
+                'frame_id': ParameterValue(Computed(frame), value_type=str),
+                'use_sim_time': LaunchConfiguration('use_sim_time')}],
+            remappings=[('target', LaunchConfiguration('target_topic'))],
+            ros_arguments=['--enclave', Computed(enclave, 'target_publisher')]),
     ])
-
-
-def target_source(context):
-    """Start the target source for the arm as the arm's launch file resolves it."""
-    launch = resolved(context)
-    return [Node(
-        package=PACKAGE, executable='target_publisher', name='target_publisher',
-        namespace=launch.namespace, output='screen',
-        parameters=launch.with_clock([{
-            'pattern': LaunchConfiguration('pattern').perform(context),
-            'rate': float(LaunchConfiguration('rate').perform(context)),
-            'r1': launch.config.r1, 'r2': launch.config.r2, 'frame_id': launch.config.frame,
-        }]),
-        remappings=[('target', launch.target_topic)],
-        ros_arguments=launch.in_enclave('target_publisher'))]

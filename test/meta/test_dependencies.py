@@ -4,7 +4,7 @@ package.xml declares exactly what the package imports and starts, by rosdep key.
 rosdep installs what package.xml names, so a module imported but not declared
 breaks a user's fresh install, and one declared but unused costs them a
 download.  The imports are read from the source (``ast``); the packages the
-launch files start come from ``launch_config.resolve_launch``; ``SYSTEM_KEYS`` maps a
+launch files start come from ``launch_config.plan_launch``; ``SYSTEM_KEYS`` maps a
 Python module to the key that provides it on Humble through Rolling, and
 ``model.dependencies.LIBRARIES`` does the same for the controller outputs'
 libraries.  ``test_rosdep`` resolves every key with the real rosdep.
@@ -25,9 +25,8 @@ import sys
 import xml.etree.ElementTree as ElementTree
 
 from helpers import ROOT
-import pytest
-from twobone_ik_ros.bringup import launch_config
-from twobone_ik_ros.bringup.launch_config import resolve_launch
+from twobone_ik_ros.bringup.arguments import defaults
+from twobone_ik_ros.bringup.launch_config import plan_launch
 from twobone_ik_ros.model.dependencies import LIBRARIES
 from twobone_ik_ros.model.interface import Output
 
@@ -93,15 +92,14 @@ def declared(tag):
 
 
 def started_by_launch_files():
-    values = {arg.name: arg.default for arg in launch_config.LAUNCH_ARGUMENTS}
+    values = defaults()
     values.update(rviz='true', robot_state_publisher='true', parent_frame='world')
-    return {package for package, _ in resolve_launch(values).packages} - {'twobone_ik_ros'}
+    return {package for package, _ in plan_launch(values).packages} - {'twobone_ik_ros'}
 
 
 RUN_TIME = ['twobone_ik_ros/**/*.py', 'launch/*.py']
 
 
-@pytest.mark.ros_launch
 def test_every_run_time_import_and_started_package_is_an_exec_depend_and_nothing_else():
     needed = keys(imported(RUN_TIME)) | started_by_launch_files() | WITHOUT_IMPORT
     # what a library imports itself is declared too (the table says which: matplotlib)
@@ -131,7 +129,6 @@ def test_every_module_an_output_needs_is_a_library_of_the_table():
     assert not Output.JOINT_STATES.needs  # the display: ROS and numpy alone
 
 
-@pytest.mark.ros_launch
 def test_the_launch_files_start_robot_state_publisher_rviz2_and_tf2_ros():
     assert started_by_launch_files() == {'robot_state_publisher', 'rviz2', 'tf2_ros'}
 

@@ -134,9 +134,8 @@ def test_the_parameter_table_is_the_codes():
             assert default == f'`{spec.default}`', spec.name
 
 
-@pytest.mark.ros_launch
 def test_the_launch_argument_table_is_the_codes():
-    from twobone_ik_ros.bringup.launch_config import ARGUMENT_NAMES
+    from twobone_ik_ros.bringup.arguments import ARGUMENT_NAMES
     named = [name.strip('`') for row in table('README.md', '| argument |')
              for name in row[0].split(', ')]
     assert sorted(named) == sorted(ARGUMENT_NAMES)

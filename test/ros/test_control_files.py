@@ -22,16 +22,17 @@ import xml.etree.ElementTree as ElementTree
 from helpers import ROOT
 import pytest
 from twobone_ik_ros.bringup import control_config, launch_config
-from twobone_ik_ros.bringup.control_config import controller_joints, resolve_control
-from twobone_ik_ros.bringup.launch_config import LaunchError, resolve_launch
+from twobone_ik_ros.bringup.arguments import defaults
+from twobone_ik_ros.bringup.control_config import controller_joints, plan_control
+from twobone_ik_ros.bringup.launch_config import LaunchError, plan_launch
 from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.model.urdf import arm_urdf
 from urdf_arms import park
 import yaml
 
 JOINTS = DEFAULTS['joint_names']
-#: the argument tables come from the launch files themselves, read with the launch library
-pytestmark = pytest.mark.ros_launch
+#: control.launch.py's own defaults (test_launch_files checks the file declares them)
+CONTROL = {'output': 'joint_trajectory', 'ros2_control': 'true', 'robot_state_publisher': 'true'}
 
 
 def everything(module):
@@ -40,12 +41,12 @@ def everything(module):
 
 
 def values(**given):
-    return dict({arg.name: arg.default for arg in launch_config.LAUNCH_ARGUMENTS}, **given)
+    return dict(defaults(), **given)
 
 
 def control_values(**given):
     """Return control.launch.py's argument values, with ``given`` over its defaults."""
-    return values(**dict(control_config.CONTROL_DEFAULTS, **given))
+    return values(**dict(CONTROL, **given))
 
 
 def controllers():
@@ -108,22 +109,28 @@ def test_controllers_yaml_defines_the_three_controllers_for_the_two_joints():
              for name in ('send_goal', 'cancel_goal', 'get_result', 'feedback', 'status'))),
 ])
 def test_a_controller_output_is_remapped_to_a_named_controller_and_starts_no_state_publisher(
-        output, controller, remapped):
-    resolved = resolve_launch(values(output=output, controller=controller), importable=everything)
+        output, controller, remapped, monkeypatch):
+    resolved = plan_launch(values(output=output, controller=controller), importable=everything)
     assert resolved.remappings == (('target', 'target'),) + remapped
     assert 'robot_state_publisher' not in {package for package, _ in resolved.packages}
-    asked = resolve_launch(values(output=output, robot_state_publisher='true'),
-                           importable=everything)
+    asked = plan_launch(values(output=output, robot_state_publisher='true'),
+                        importable=everything)
     assert 'robot_state_publisher' in {package for package, _ in asked.packages}
     assert dict(resolved.remappings)['target'] == 'target'
+    # what the IK node's Node gets: the controller's name, an identity remap for the rest
+    monkeypatch.setattr(launch_config, 'check', lambda output, importable: None)
+    given = values(output=output, controller=controller)
+    assert {name: launch_config.remapped(given, name)
+            for name in launch_config.CONTROLLER_TOPICS} == dict(
+        {name: name for name in launch_config.CONTROLLER_TOPICS}, **dict(remapped))
 
 
 def test_joint_states_output_keeps_the_display_set_up():
-    resolved = resolve_launch(values())
+    resolved = plan_launch(values())
     assert resolved.remappings == (('target', 'target'),)
     assert 'robot_state_publisher' in {package for package, _ in resolved.packages}
     assert '<ros2_control' not in resolved.robot_description
-    assert '<ros2_control' in resolve_launch(values(ros2_control='true')).robot_description
+    assert '<ros2_control' in plan_launch(values(ros2_control='true')).robot_description
 
 
 @pytest.mark.parametrize('output, spawned', [
@@ -131,7 +138,7 @@ def test_joint_states_output_keeps_the_display_set_up():
     ('follow_joint_trajectory', 'joint_trajectory_controller'),
     ('forward_command', 'forward_position_controller')])
 def test_control_launch_starts_the_broadcaster_and_the_commanded_controller(output, spawned):
-    control = resolve_control(control_values(output=output), 'jazzy', everything)
+    control = plan_control(control_values(output=output), 'jazzy', everything)
     assert control.spawn == ('joint_state_broadcaster', spawned)
     assert control.controller == spawned  # passed on: the node commands it
     topic = 'commands' if output == 'forward_command' else output
@@ -140,8 +147,8 @@ def test_control_launch_starts_the_broadcaster_and_the_commanded_controller(outp
     assert control.packages[0][0] == 'controller_manager'
     assert '<ros2_control' in control.launch.robot_description
     assert not control.description_parameter
-    assert resolve_control(control_values(), 'humble').description_parameter
-    namespaced = resolve_control(control_values(namespace='left'), 'rolling')
+    assert plan_control(control_values(), 'humble').description_parameter
+    namespaced = plan_control(control_values(namespace='left'), 'rolling')
     assert namespaced.controller_manager == '/left/controller_manager'
 
 
@@ -150,11 +157,11 @@ def test_control_launch_starts_the_broadcaster_and_the_commanded_controller(outp
 def test_control_launch_with_robot_state_publisher_auto_starts_it_for_controller_manager(
         output):
     """A controller_manager waits for robot_description: auto starts its publisher."""
-    control = resolve_control(control_values(output=output, robot_state_publisher='auto'),
-                              'jazzy', everything)
+    control = plan_control(control_values(output=output, robot_state_publisher='auto'),
+                           'jazzy', everything)
     assert 'robot_state_publisher' in {package for package, _ in control.launch.packages}
-    alone = resolve_launch(values(output=output, robot_state_publisher='auto'),
-                           importable=everything)  # the arm's own bringup runs one
+    alone = plan_launch(values(output=output, robot_state_publisher='auto'),
+                        importable=everything)  # the arm's own bringup runs one
     assert 'robot_state_publisher' not in {package for package, _ in alone.packages}
 
 
@@ -162,7 +169,7 @@ def test_control_launch_with_robot_state_publisher_auto_starts_it_for_controller
                                    {'robot_state_publisher': 'false'}])
 def test_control_launch_refuses_what_cannot_drive_the_arm(given):
     with pytest.raises(LaunchError):
-        resolve_control(control_values(**given), 'jazzy')
+        plan_control(control_values(**given), 'jazzy')
 
 
 def test_control_launch_takes_a_descriptions_own_ros2_control_block_and_its_joints(tmp_path):
@@ -171,9 +178,35 @@ def test_control_launch_takes_a_descriptions_own_ros2_control_block_and_its_join
     path = tmp_path / 'park.urdf'
     path.write_text(urdf)
     given = {'description_file': str(path), 'tip_link': arm.tip, 'base_frame': arm.base}
-    control = resolve_control(control_values(**given), 'jazzy')
+    control = plan_control(control_values(**given), 'jazzy')
     assert control.launch.robot_description.count('<ros2_control') == 1  # the file's, not ours
     assert controller_joints(control.launch) == arm.joints
+    with open(control_config.controller_overrides(control_values(**given))) as stream:
+        overrides = yaml.safe_load(stream)
+    assert {section: body['ros__parameters']['joints'] for section, body in overrides.items()} \
+        == {'/**/forward_position_controller': list(arm.joints),
+            '/**/joint_trajectory_controller': list(arm.joints)}
     path.write_text(urdf.split('  <ros2_control')[0] + '</robot>\n')
     with pytest.raises(LaunchError, match='has no <ros2_control> block'):
-        resolve_control(control_values(**given), 'jazzy')
+        plan_control(control_values(**given), 'jazzy')
+
+
+def test_controller_manager_gets_no_override_but_on_humble_the_description(monkeypatch):
+    """Humble's controller_manager reads robot_description as a parameter; later ones do not."""
+    def overrides():
+        with open(control_config.controller_overrides(control_values())) as stream:
+            return yaml.safe_load(stream)
+    monkeypatch.setenv('ROS_DISTRO', 'jazzy')
+    assert overrides() == {'/**': {'ros__parameters': {}}}
+    monkeypatch.setenv('ROS_DISTRO', 'humble')
+    description = overrides()['/**/controller_manager']['ros__parameters']['robot_description']
+    assert description == plan_control(control_values(), 'humble').launch.robot_description
+
+
+def test_the_spawners_take_the_controller_and_its_enclave(monkeypatch):
+    given = control_values(output='forward_command', enclave='/arm', namespace='left')
+    assert control_config.controller(given) == 'forward_position_controller'
+    assert control_config.spawned(given) == 'forward_position_controller'
+    assert control_config.controller_manager(given) == '/left/controller_manager'
+    assert control_config.spawner_enclave(given) == '/arm/spawner_forward_position_controller'
+    assert launch_config.enclave(control_values(), 'twobone_ik') == '/'  # rcl's default

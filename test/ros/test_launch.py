@@ -29,7 +29,7 @@ import time
 import pytest
 from ros_harness import (
     assert_nothing_left, processes_mentioning, unique_name)
-from twobone_ik_ros.bringup import launch_config
+from twobone_ik_ros.bringup.arguments import ARGUMENTS
 from twobone_ik_ros.bringup.launch_config import read_parameter_file
 from twobone_ik_ros.model.config import validate, validate_change
 from twobone_ik_ros.model.parameter_table import DEFAULTS
@@ -60,7 +60,7 @@ def test_python_and_xml_files_show_the_same_arguments_choices_and_descriptions(l
     python = show_args(launches, 'twobone_ik.launch.py')
     xml = show_args(launches, 'twobone_ik.launch.xml')
     assert python == xml
-    for arg in launch_config.LAUNCH_ARGUMENTS:
+    for arg in ARGUMENTS:
         assert f"'{arg.name}':" in python and arg.description in python
         if arg.choices:
             assert f'Valid choices are: {list(arg.choices)}' in python
@@ -68,7 +68,7 @@ def test_python_and_xml_files_show_the_same_arguments_choices_and_descriptions(l
 
 def test_demo_launch_shows_the_arm_arguments_and_its_own(launches):
     output = show_args(launches, 'demo.launch.py')
-    assert all(f"'{arg.name}':" in output for arg in launch_config.LAUNCH_ARGUMENTS)
+    assert all(f"'{arg.name}':" in output for arg in ARGUMENTS)
     assert "'pattern':" in output and "'rate':" in output
 
 

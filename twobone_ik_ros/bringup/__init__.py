@@ -1,7 +1,7 @@
 """
-What the launch files compute before anything starts: plain Python the tests call.
+What the launch files need that launch itself does not do: plain Python the tests call.
 
-The node never imports it.
+The node never imports it; of its modules only ``actions`` imports launch.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors

@@ -1,11 +1,12 @@
 """
-What control.launch.py computes: the controller an output commands, and its remaps.
+What control.launch.py computes: the controller an output commands, and its files.
 
-control.launch.py starts the node (``twobone_ik.launch.py``, resolved by
+control.launch.py starts the node (``twobone_ik.launch.py``, planned by
 ``launch_config``) with ros2_control's controller_manager, the joint state
 broadcaster and the controller the output commands (``DEFAULT_CONTROLLERS``,
 from the outputs' table, ``model.interface.Output``), or the one
-``controller`` names: each a function the launch tests call alone.
+``controller`` names.  ``plan_control`` checks; the small functions after it
+are what its ``Node`` actions read (``bringup.actions.Computed``).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -19,11 +20,11 @@ from the outputs' table, ``model.interface.Output``), or the one
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping, Optional, Tuple
+import os
+from typing import Callable, Dict, Mapping, Optional, Tuple
 
 from twobone_ik_ros.bringup.launch_config import (
-    controller_remappings, defaults_of, LaunchError, resolve_launch, ResolvedLaunch,
-    temporary_file)
+    controller_remappings, enclave, LaunchError, LaunchPlan, plan_launch, temporary_file)
 from twobone_ik_ros.model.dependencies import findable
 from twobone_ik_ros.model.interface import Output
 import yaml
@@ -35,30 +36,11 @@ DEFAULT_CONTROLLERS = {output: output.controller for output in Output if output.
 ROS2_CONTROL_HINT = 'install ros-$ROS_DISTRO-ros2-control and ros-$ROS_DISTRO-ros2-controllers'
 
 
-def __getattr__(name: str) -> Any:
-    """``CONTROL_DEFAULTS``: what control.launch.py declares over twobone_ik.launch.py."""
-    if name == 'CONTROL_DEFAULTS':
-        return defaults_of('control.launch.py')
-    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
-
-
-def controllers_joints_file(joints: Tuple[str, str]) -> str:
-    """Write the package's controllers' joints as the arm's: a parameters file, removed at exit."""
-    sections = {f'/**/{controller}': {'ros__parameters': {'joints': list(joints)}}
-                for controller in set(DEFAULT_CONTROLLERS.values())}
-    return temporary_file(yaml.safe_dump(sections), 'twobone_ik_controllers_', '.yaml')
-
-
-def controller_joints(resolved: ResolvedLaunch) -> Optional[Tuple[str, str]]:
-    """Return the joints the package's controllers.yaml must name for this arm (None: its own)."""
-    return resolved.config.joint_names if resolved.from_file else None
-
-
 @dataclass(frozen=True)
-class ResolvedControl:
+class ControlPlan:
     """What control.launch.py starts besides ``twobone_ik.launch.py`` (``launch``)."""
 
-    launch: ResolvedLaunch
+    launch: LaunchPlan
     controller_manager: str
     #: the commanded controller, passed on as the ``controller`` argument
     controller: str
@@ -69,10 +51,10 @@ class ResolvedControl:
     description_parameter: bool
 
 
-def resolve_control(values: Mapping[str, str], ros_distro: str,
-                    importable: Callable[[str], bool] = findable) -> ResolvedControl:
+def plan_control(values: Mapping[str, str], ros_distro: str,
+                 importable: Callable[[str], bool] = findable) -> ControlPlan:
     """Resolve control.launch.py's arguments; raise LaunchError if the arm cannot be driven."""
-    resolved = resolve_launch(values, importable)
+    resolved = plan_launch(values, importable)
     output = resolved.config.output
     if not output.drives_controller:
         raise LaunchError('control.launch.py drives a controller: output must be one of '
@@ -91,8 +73,66 @@ def resolve_control(values: Mapping[str, str], ros_distro: str,
                           "the joints' interfaces)")
     manager = (f'/{resolved.namespace}/controller_manager' if resolved.namespace
                else '/controller_manager')
-    return ResolvedControl(
+    return ControlPlan(
         launch=resolved, controller_manager=manager, controller=controller,
         spawn=('joint_state_broadcaster', controller.strip('/').rsplit('/', 1)[-1]),
         packages=(('controller_manager', ROS2_CONTROL_HINT),) + resolved.packages,
         description_parameter=ros_distro == 'humble')
+
+
+def controller_joints(plan: LaunchPlan) -> Optional[Tuple[str, str]]:
+    """Return the joints the package's controllers.yaml must name for this arm (None: its own)."""
+    return plan.config.joint_names if plan.from_file else None
+
+
+def _plan(values: Mapping[str, str]) -> ControlPlan:
+    return plan_control(values, os.environ.get('ROS_DISTRO', ''))
+
+
+def controller(values: Mapping[str, str]) -> str:
+    """Return the controller the output commands: ``controller``, else the output's default."""
+    return _plan(values).controller
+
+
+def spawned(values: Mapping[str, str]) -> str:
+    """Return the commanded controller's node name, as its spawner takes it."""
+    return _plan(values).spawn[-1]
+
+
+def spawner_enclave(values: Mapping[str, str]) -> str:
+    """Return the enclave of the commanded controller's spawner."""
+    return enclave(values, f'spawner_{spawned(values)}')
+
+
+def controller_manager(values: Mapping[str, str]) -> str:
+    """Return the controller_manager's full name, as the spawners take it."""
+    return _plan(values).controller_manager
+
+
+def controllers_file(values: Mapping[str, str]) -> str:
+    """Return the controllers file: ``controllers_file`` as given, else the package's."""
+    from ament_index_python.packages import get_package_share_directory
+
+    return values['controllers_file'] or os.path.join(
+        get_package_share_directory('twobone_ik_ros'), 'config', 'controllers.yaml')
+
+
+def controller_overrides(values: Mapping[str, str]) -> str:
+    """
+    Write what controller_manager gets after the controllers file; return the file's path.
+
+    The arm's joints for the package's controllers (a description_file's arm,
+    no controllers_file), and robot_description on Humble, whose
+    controller_manager reads it as a parameter; else no values.
+    """
+    plan = _plan(values)
+    sections: Dict[str, Dict[str, Dict[str, object]]] = {}
+    joints = controller_joints(plan.launch)
+    if joints is not None and not values['controllers_file']:
+        sections.update({f'/**/{name}': {'ros__parameters': {'joints': list(joints)}}
+                         for name in sorted(set(DEFAULT_CONTROLLERS.values()))})
+    if plan.description_parameter:
+        sections['/**/controller_manager'] = {
+            'ros__parameters': {'robot_description': plan.launch.robot_description}}
+    return temporary_file(yaml.safe_dump(sections or {'/**': {'ros__parameters': {}}}),
+                          'twobone_ik_controllers_', '.yaml')

@@ -2,11 +2,10 @@
 The files written from the tables: the parameter file, the XML launch file, README's tables.
 
 Each is a pure function of ``model.parameter_table.PARAMETERS``, of the
-interface table, or of the launch file's arguments (``LAUNCH_ARGUMENTS``,
-read from ``launch/twobone_ik.launch.py``); ``scripts/generate.py`` writes them and
-``test_generated`` fails while a file in the tree differs from what its
-function gives, so a row changed in a table reaches every file or the suite
-says which one lags.
+interface table, or of the launch arguments' table (``bringup.arguments``);
+``scripts/generate.py`` writes them and ``test_generated`` fails while a
+file in the tree differs from what its function gives, so a row changed in
+a table reaches every file or the suite says which one lags.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -25,7 +24,7 @@ import re
 from typing import Any, Callable, Dict
 from xml.sax.saxutils import quoteattr
 
-from twobone_ik_ros.bringup.launch_config import launch_arguments
+from twobone_ik_ros.bringup.arguments import ARGUMENTS
 from twobone_ik_ros.model.checks import Length
 from twobone_ik_ros.model.interface import Output, readme_topics
 from twobone_ik_ros.model.parameter_table import PARAMETERS, ParameterSpec
@@ -84,7 +83,7 @@ def readme_table() -> str:
 def launch_xml() -> str:
     """Return ``launch/twobone_ik.launch.xml``: the arguments, passed on to the Python file."""
     lines = [_XML_HEAD]
-    for arg in launch_arguments():
+    for arg in ARGUMENTS:
         end = '>' if arg.choices else '/>'
         lines.append(f'  <arg name="{arg.name}" default={quoteattr(arg.default)}')
         lines.append(f'       description={quoteattr(arg.description)}{end}')
@@ -94,7 +93,7 @@ def launch_xml() -> str:
     lines.append('')
     lines.append('  <include file="$(find-pkg-share twobone_ik_ros)/launch/twobone_ik.launch.py">')
     lines += [f'    <arg name="{arg.name}" value="$(var {arg.name})"/>'
-              for arg in launch_arguments()]
+              for arg in ARGUMENTS]
     lines += ['  </include>', '</launch>']
     return '\n'.join(lines) + '\n'
 
@@ -102,7 +101,7 @@ def launch_xml() -> str:
 def readme_launch_table() -> str:
     """Return README's table of twobone_ik.launch.py's arguments, as the file declares them."""
     rows = [README_LAUNCH_HEAD, '| --- | --- | --- |']
-    for arg in launch_arguments():
+    for arg in ARGUMENTS:
         first = re.split(r'\.\s+(?=[A-Z])', arg.description)[0].rstrip('.') + '.'
         first = first.replace('<', '\\<')  # Markdown would take <controller> for a tag
         default = f'`{arg.default}`' if arg.default else '(empty)'

@@ -1,12 +1,12 @@
 """
 What the launch files compute before anything starts, as plain Python the tests call.
 
-Each launch file declares its own arguments; ``resolve_launch`` turns their
-values and ``params_file`` into one validated configuration and the list of
-packages to start, so everything that can be wrong is found before a process
-starts, and ``resolved`` keeps that result for the launch's functions.  The
-arguments' table (``LAUNCH_ARGUMENTS``) is read from the launch files
-themselves (``launch_arguments``), for the XML front end, README and tools.
+``plan_launch`` turns the arguments' values (``bringup.arguments``) and
+``params_file`` into a ``LaunchPlan``: one validated configuration and the
+packages to start, so the launch file's check refuses whatever is wrong
+before a process starts.  The small functions below the plan are what the
+launch files' ``Node`` actions read through ``bringup.actions.Computed``:
+each takes the arguments' values and returns one string.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -25,24 +25,18 @@ import functools
 import os
 import shutil
 import tempfile
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
-import weakref
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
+from twobone_ik_ros.bringup.arguments import defaults, LaunchArgument, NODE_ARGUMENTS
 from twobone_ik_ros.bringup.parameter_file import (
     fully_qualified_name, ParameterFileError, parameters_for, parse)
 from twobone_ik_ros.model.config import IKConfig, validate
 from twobone_ik_ros.model.dependencies import check, findable, MissingLibrary
 from twobone_ik_ros.model.interface import NODE_NAME, Output, Role
-from twobone_ik_ros.model.parameter_table import (
-    as_double, DEFAULTS, PARAMETER_NAMES, PARAMETERS, SPECS)
-from twobone_ik_ros.model.security import ros_arguments
+from twobone_ik_ros.model.parameter_table import as_double, DEFAULTS, PARAMETER_NAMES, SPECS
+from twobone_ik_ros.model.security import enclave_path
 from twobone_ik_ros.model.urdf import config_urdf
 
-#: Node parameters that are also launch arguments (the table's ``launch``); an
-#: empty value means "not given", so that the params_file (then the node's
-#: default) applies.
-NODE_ARGUMENTS = tuple(spec.name for spec in PARAMETERS if spec.launch)
-BOOLEAN = ('true', 'false')
 #: The topics and services under an action's name: remapped one by one as well
 #: as the action, since rcl_action remaps action names only from Jazzy's rcl 9.2.8
 #: and Kilted on (ros2/rcl#1170); Humble's takes just these.
@@ -52,42 +46,6 @@ ACTION_ENTITIES = ('_action/send_goal', '_action/cancel_goal', '_action/get_resu
 
 class LaunchError(RuntimeError):
     """A launch refused before it started anything; the message says what to change."""
-
-
-@dataclass(frozen=True)
-class LaunchArgument:
-    """One ``DeclareLaunchArgument`` of a launch file, as plain values."""
-
-    name: str
-    default: str
-    description: str
-    choices: Tuple[str, ...] = ()
-
-
-def parameter_help(name: str) -> str:
-    """Return the description of the launch argument of node parameter ``name`` (the table's)."""
-    spec = SPECS[name]
-    if name == 'frame_prefix':
-        fallback = "from params_file, else '<namespace>/' when a namespace is given, else none"
-    else:
-        fallback = f'from params_file, else {DEFAULTS[name]!r}'
-    return f'{spec.description} Empty: {fallback}.'
-
-
-def parameter_choices(name: str) -> List[str]:
-    """Return the choices of node parameter ``name``'s launch argument: empty, then the table's."""
-    return ['', *SPECS[name].choices]
-
-
-#: the ``controller`` argument's description (the controllers come from the outputs' table)
-CONTROLLER_HELP = (
-    'Name of the controller a controller output commands: the node publishes on '
-    '<controller>/commands (forward_command) or <controller>/joint_trajectory '
-    '(joint_trajectory), or sends goals to <controller>/follow_joint_trajectory '
-    '(follow_joint_trajectory), in the namespace (so /<controller>/... without one). Empty: no '
-    'remapping, the node uses commands, joint_trajectory or follow_joint_trajectory '
-    '(control.launch.py passes '
-    + ' or '.join(dict.fromkeys(o.controller for o in Output if o.controller)) + ').')
 
 
 def launch_file(name: str) -> str:
@@ -106,7 +64,8 @@ def launch_arguments(name: str = 'twobone_ik.launch.py') -> Tuple[LaunchArgument
     Return the arguments launch file ``name`` declares, its included files' after its own.
 
     As ``ros2 launch --show-args`` lists them (the first declaration of a
-    name wins), read from the file itself: the one place they are written.
+    name wins), read from the file itself (needs launch): the tests compare
+    them with ``bringup.arguments``, tools read a file's own defaults.
     """
     from launch.launch_description_sources import get_launch_description_from_python_launch_file
     from launch.substitutions import TextSubstitution
@@ -128,48 +87,25 @@ def launch_arguments(name: str = 'twobone_ik.launch.py') -> Tuple[LaunchArgument
 
 def defaults_of(name: str) -> Dict[str, str]:
     """Return the defaults launch file ``name`` gives other than twobone_ik.launch.py's."""
-    arm = {argument.name: argument.default for argument in launch_arguments()}
+    arm = defaults()
     return {argument.name: argument.default for argument in launch_arguments(name)
             if argument.name in arm and arm[argument.name] != argument.default}
 
 
-def __getattr__(name: str) -> Any:
-    """Read the arguments' table from the launch files when it is first asked for."""
-    if name == 'LAUNCH_ARGUMENTS':
-        return launch_arguments()
-    if name == 'ARGUMENT_NAMES':
-        return tuple(argument.name for argument in launch_arguments())
-    if name == 'DEMO_DEFAULTS':
-        return defaults_of('demo.launch.py')
-    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
-
-
 @dataclass(frozen=True)
-class ResolvedLaunch:
-    """Everything a launch starts, resolved and validated."""
+class LaunchPlan:
+    """What a launch starts and with what, its arguments resolved and validated."""
 
     config: IKConfig
-    #: the IK node's parameters: the file first (for what the table does not
-    #: know, such as QoS overrides), then every table parameter as resolved
-    node_parameters: List[Any]
     robot_description: str
     namespace: str
-    target_topic: str
     #: the IK node's remappings: target, and the controller output's topic
     remappings: Tuple[Tuple[str, str], ...]
     #: (package, the argument that turns it off, or how to install it) per package to start
     packages: Tuple[Tuple[str, str], ...]
     base_pose: Optional[Tuple[str, float, float, float]]
-    #: every node started gets it (``with_clock``)
-    use_sim_time: bool
     #: the user's description (description_file): its own <ros2_control> block, its joints
     from_file: bool = False
-    #: SROS2: the enclaves' parent of every node started (empty: none)
-    enclave: str = ''
-
-    def with_clock(self, parameters: List[Any]) -> List[Any]:
-        """Return a node's ``parameters`` with this launch's ``use_sim_time`` last (it wins)."""
-        return parameters + [{'use_sim_time': self.use_sim_time}]
 
     def node_names(self) -> Tuple[str, ...]:
         """Return the names of the nodes this launch starts, the IK node's first."""
@@ -179,17 +115,13 @@ class ResolvedLaunch:
             ('base_placement', self.base_pose is not None),
             ('rviz2', 'rviz2' in packages)) if starts)
 
-    def in_enclave(self, node: str) -> Optional[List[str]]:
-        """Return the ROS arguments that run ``node`` in its enclave (None without one)."""
-        return ros_arguments(self.enclave, node) or None
-
     def starts(self, package: str) -> bool:
         """Tell whether this launch starts a node of ``package``."""
         return any(name == package for name, _ in self.packages)
 
 
-def resolve_launch(values: Mapping[str, str],
-                   importable: Callable[[str], bool] = findable) -> ResolvedLaunch:
+def plan_launch(values: Mapping[str, str],
+                importable: Callable[[str], bool] = findable) -> LaunchPlan:
     """
     Resolve launch argument strings into what to start; raise LaunchError if anything is wrong.
 
@@ -239,17 +171,15 @@ def resolve_launch(values: Mapping[str, str],
         packages.append(('tf2_ros', "parent_frame:=''"))
         base_pose = (values['parent_frame'], _float('base_x', values['base_x']),
                      _float('base_y', values['base_y']), _float('base_yaw', values['base_yaw']))
-    return ResolvedLaunch(
+    return LaunchPlan(
         config=config,
-        node_parameters=([params_file] if params_file else []) + [config.as_parameters()],
         robot_description=description if description is not None else config_urdf(
             config, values['ros2_control'] == 'true'),
         namespace=namespace,
-        target_topic=values['target_topic'], remappings=tuple(remappings),
+        remappings=tuple(remappings),
         packages=tuple(packages),
         base_pose=base_pose,
-        use_sim_time=values['use_sim_time'] == 'true',
-        from_file=description is not None, enclave=values['enclave'].strip())
+        from_file=description is not None)
 
 
 def read_description(path: str, arguments: str) -> Optional[str]:
@@ -392,17 +322,6 @@ def arm_rviz_config(template: str, config: IKConfig) -> str:
     return temporary_file(yaml.safe_dump(configuration, sort_keys=False), 'twobone_ik_', '.rviz')
 
 
-_RESOLVED: 'weakref.WeakKeyDictionary[Any, ResolvedLaunch]' = weakref.WeakKeyDictionary()
-
-
-def resolved(context: Any) -> ResolvedLaunch:
-    """Return the launch's resolved arguments (LaunchError if wrong), once per launch context."""
-    launch = _RESOLVED.get(context)
-    if launch is None:
-        launch = _RESOLVED[context] = resolve_launch(launch_values(context))
-    return launch
-
-
 def temporary_file(text: str, prefix: str, suffix: str) -> str:
     """Write ``text`` to a new file that is removed when the launch ends; return its path."""
     handle, path = tempfile.mkstemp(prefix=prefix, suffix=suffix)
@@ -419,8 +338,7 @@ def launch_values(context: Any) -> Dict[str, str]:
     A launch that includes twobone_ik.launch.py checks before the included
     file has declared its arguments.
     """
-    return {**{argument.name: argument.default for argument in launch_arguments()},
-            **context.launch_configurations}
+    return {**defaults(), **context.launch_configurations}
 
 
 def _typed(name: str, text: str) -> Any:
@@ -433,3 +351,103 @@ def _float(name: str, text: str) -> float:
         return float(text)
     except ValueError:
         raise LaunchError(f'launch argument {name} must be a number, got {text!r}') from None
+
+
+# What the launch files' Node actions read (``bringup.actions.Computed``): each
+# takes the arguments' values and returns one string; the launch file's check
+# has refused wrong values before any of them runs.
+
+#: every topic and action entity a controller output may be remapped to its controller
+CONTROLLER_TOPICS = tuple(dict.fromkeys(
+    source for output in Output if output.drives_controller
+    for source, _ in controller_remappings(output, '-')))
+
+
+def namespace(values: Mapping[str, str]) -> str:
+    """Return the namespace of every node the launch starts (no leading or trailing slash)."""
+    return values['namespace'].strip('/')
+
+
+def params_file(values: Mapping[str, str]) -> str:
+    """
+    Return the IK node's first parameter file: params_file as given, else one of no values.
+
+    It goes first for what the table does not know (QoS overrides); the
+    resolved values follow (``node_parameters_file``) and win.
+    """
+    return values['params_file'] or temporary_file(
+        '/**:\n  ros__parameters: {}\n', 'twobone_ik_none_', '.yaml')
+
+
+def node_parameters_file(values: Mapping[str, str]) -> str:
+    """Write the IK node's resolved and validated parameters to a parameter file; its path."""
+    import yaml
+
+    parameters = plan_launch(values).config.as_parameters()
+    return temporary_file(yaml.safe_dump({'/**': {'ros__parameters': parameters}}),
+                          'twobone_ik_', '.yaml')
+
+
+def robot_description(values: Mapping[str, str]) -> str:
+    """Return the arm's URDF: the one r1 and r2 make, or description_file through xacro."""
+    return plan_launch(values).robot_description
+
+
+def starts(values: Mapping[str, str], package: str) -> str:
+    """Return ``'true'`` if the launch starts a node of ``package`` (for ``IfCondition``)."""
+    return str(plan_launch(values).starts(package)).lower()
+
+
+def frame(values: Mapping[str, str]) -> str:
+    """Return the arm's base frame, prefixed: the fixed frame of RViz and of the base pose."""
+    return plan_launch(values).config.frame
+
+
+def frame_prefix(values: Mapping[str, str]) -> str:
+    """Return the frame prefix robot_state_publisher puts before the URDF's links."""
+    return plan_launch(values).config.frame_prefix
+
+
+def arm_length(values: Mapping[str, str], name: str) -> str:
+    """Return link length ``name`` (r1 or r2) as resolved, for the demo's target source."""
+    return repr(float(getattr(plan_launch(values).config, name)))
+
+
+def remapped(values: Mapping[str, str], name: str) -> str:
+    """
+    Return what the IK node's ``name`` (one of ``CONTROLLER_TOPICS``) is remapped to.
+
+    The controller's topic when a controller output commands ``controller``
+    and ``name`` is that output's, else ``name`` itself (a remapping that
+    changes nothing).
+    """
+    return dict(plan_launch(values).remappings).get(name, name)
+
+
+def enclave(values: Mapping[str, str], node: str) -> str:
+    """Return the enclave of ``node`` (``--enclave``): rcl's root ``/`` without ``enclave``."""
+    given = values['enclave'].strip()
+    return enclave_path(given, node) if given else '/'
+
+
+def rviz_config(values: Mapping[str, str]) -> str:
+    """Return the RViz configuration: the package's, or one looking at a description's plane."""
+    from ament_index_python.packages import get_package_share_directory
+
+    config = os.path.join(get_package_share_directory('twobone_ik_ros'), 'rviz',
+                          'twobone_ik.rviz')
+    plan = plan_launch(values)
+    if plan.config.arm.from_description:  # looking at its plane, not at the base's XY
+        config = arm_rviz_config(config, plan.config)
+    return config
+
+
+#: the topics the package's .rviz file names, and the launch's topic each is this arm's
+RVIZ_TOPICS = {'/target': 'target_topic', '/markers': 'markers',
+               '/robot_description': 'robot_description'}
+
+
+def rviz_topic(values: Mapping[str, str], topic: str) -> str:
+    """Return the topic of this arm that RViz's ``topic`` (a ``RVIZ_TOPICS`` key) is."""
+    name = RVIZ_TOPICS[topic]
+    return namespaced(namespace(values), values.get(name, name))

@@ -30,9 +30,9 @@ import subprocess
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from twobone_ik_ros.bringup.control_config import resolve_control
-from twobone_ik_ros.bringup.launch_config import (
-    defaults_of, launch_arguments, LaunchError, resolve_launch)
+from twobone_ik_ros.bringup.arguments import defaults
+from twobone_ik_ros.bringup.control_config import plan_control
+from twobone_ik_ros.bringup.launch_config import defaults_of, LaunchError, plan_launch
 from twobone_ik_ros.model.interface import NODE_NAME
 from twobone_ik_ros.model.security import enclave_path, grants, policy
 
@@ -48,7 +48,7 @@ def plan(launch: str, given: Dict[str, str], ros_distro: str = '') -> Tuple[str,
 
     Pure: what ``main`` hands to ``ros2 security generate_artifacts``.
     """
-    values = {arg.name: arg.default for arg in launch_arguments()}
+    values = defaults()
     if launch != 'twobone_ik':  # its defaults over twobone_ik.launch.py's
         values.update(defaults_of(f'{launch}.launch.py'))
     unknown = sorted(set(given) - set(values))
@@ -59,11 +59,11 @@ def plan(launch: str, given: Dict[str, str], ros_distro: str = '') -> Tuple[str,
     if not enclave:
         raise LaunchError('give enclave:=/<name>, the same as to the launch')
     if launch == 'control':
-        control = resolve_control(values, ros_distro, importable=lambda _: True)
+        control = plan_control(values, ros_distro, importable=lambda _: True)
         resolved = control.launch
         nodes = ['controller_manager'] + [f'spawner_{name}' for name in control.spawn]
     else:
-        resolved = resolve_launch(values, importable=lambda _: True)
+        resolved = plan_launch(values, importable=lambda _: True)
         nodes = ['target_publisher'] if launch == 'demo' else []
     nodes = list(resolved.node_names()) + nodes
     config = resolved.config
