@@ -57,6 +57,10 @@ AT = 1e-12
 TOOL_AT = 1e-8
 #: a forward_command stream has ended when no command came for this long (s)
 STREAM_QUIET_S = 0.2
+#: why a first target may be sent again (``reach``/``command``'s ``resend``): a volatile
+#: command the node writes before its new writer has matched the controller's reader (at a
+#: start, after a change of output) reaches nobody, and the node cannot tell
+NOT_MATCHED_YET = "the node's command writer may not have matched the controller's reader yet"
 #: the stand-in for ros2_control, and the controllers file whose update_rate it takes
 STAND_IN = os.path.join(ROOT, 'test', 'stand_ins', 'ros2_control.py')
 CONTROLLERS_FILE = os.path.join(ROOT, 'config', 'controllers.yaml')
@@ -175,6 +179,8 @@ class ControlledArm:
                                  self.reached.append, 100)
         self._clients = {}
         self._stamps = iter(range(900_000, 1_000_000))  # reach's targets (action output)
+        self.targets_sent = 0  # every target reach and command sent, resent ones too
+        self.targets_answered = 0  # and every one answered
         # the node's action client takes the server's feedback (remapped to the controller's)
         feedback = f'{self.namespace}/{self.controller}/{self.output.topic}/_action/feedback'
         try:
@@ -332,27 +338,28 @@ class ControlledArm:
         assert self.probe.spin_until(there, timeout), \
             f'the tool is at {forward(r1, r2, *self.measured())[1]}, not {point}'
 
-    def reach(self, x, y, timeout=30.0):
+    def reach(self, x, y, timeout=30.0, resend=''):
         """
         Send the target until the measured arm is at the node's answer; return the answer.
 
-        Sent again whenever the arm, not there yet, stood still for 3 s: the
-        node's command writer can have matched our reader (``command``) before
-        the controller's, and a volatile command published in between reaches
-        nobody; the node cannot tell (its ``no_controller`` cannot either).  Whether
-        the arm moved is judged over a whole window, not from one state before
-        the command: on ``joint_states`` the node's own states share the topic
-        with joint_state_broadcaster's, and one of them, the last heard before
-        a switch of output, once passed for a move that never came (CI).
+        Sent once: a command that never moves the arm fails the test.  Sent
+        again only with ``resend``, the caller's reason (``NOT_MATCHED_YET``: the
+        first target after a start or a change of output), whenever the arm,
+        not there yet, stood still for 3 s.  Whether the arm moved is judged
+        over a whole window, not from one state before the command: on
+        ``joint_states`` the node's own states share the topic with
+        joint_state_broadcaster's, and one of them, the last heard before a
+        switch of output, once passed for a move that never came (CI).
         """
         if self.action:
-            return self._reach_by_goal(x, y, timeout)
+            return self._reach_by_goal(x, y, timeout, resend)
         deadline = time.monotonic() + timeout
         # the arm's state first: each window's move is judged from one
         assert self.probe.spin_until(lambda: self.measured() is not None, timeout), \
             'no joint_states from joint_state_broadcaster'
         while True:
-            end = self.command(x, y, timeout=max(0.0, deadline - time.monotonic()))
+            end = self.command(x, y, timeout=max(0.0, deadline - time.monotonic()),
+                               resend=resend)
             while True:
                 before = self.measured()
                 if self.probe.spin_until(lambda: self.at(end),
@@ -361,17 +368,21 @@ class ControlledArm:
                 assert time.monotonic() < deadline, \
                     f'the arm is at {self.measured()}: the controller did not take {end}'
                 if self.measured() == before:
+                    assert resend, (f'the arm stood 3 s at {self.measured()}, away from the '
+                                    f'command {end}: the controller never took it')
                     break  # stood still for 3 s away from the answer: send again
 
-    def _reach_by_goal(self, x, y, timeout):
+    def _reach_by_goal(self, x, y, timeout, resend):
         """Send the target (stamped with a number of ours) until it is reached; return the arm."""
         deadline = time.monotonic() + timeout
         while True:
             stamp_id = next(self._stamps)
             self.probe.send(x, y, frame_id='', stamp_id=stamp_id)
+            self.targets_sent += 1
             if self.probe.spin_until(
                     lambda: any(m.header.stamp.sec == stamp_id for m in self.reached),
-                    max(0.0, min(5.0, deadline - time.monotonic()))):
+                    max(0.0, min(5.0 if resend else timeout, deadline - time.monotonic()))):
+                self.targets_answered += 1
                 return self.measured()
             assert time.monotonic() < deadline, f'({x}, {y}) not reached: {self.measured()}'
 
@@ -413,21 +424,23 @@ class ControlledArm:
         """Move the arm and wait until the node has read where it is."""
         self.wait_for_node_state(self.move_to(theta1, theta2))
 
-    def command(self, x, y, timeout=10.0):
+    def command(self, x, y, timeout=10.0, resend=''):
         """
         Send a target; return the (theta1, theta2) the node commanded for it.
 
         The answer is the first new command whose tool position is (x, y)
         (for forward_command, which streams each move, the last command of the
-        stream, once it has stopped).
-        The target is sent again after a second in which no command came: our
-        reader can see the node's (new) command writer before that writer has
-        matched our reader.  Not while commands come (a stream under way): a
-        target sent again mid-move is a retarget, and a single move would not
-        be one.  A target sent twice can be answered twice, so an answer to
-        the previous target may still arrive; it is not taken for this one.
-        This proves what the node sends, not that the controller has matched
-        the writer yet: ``reach`` proves that.
+        stream, once it has stopped).  Sent once: no answer within ``timeout``
+        fails, and ``targets_sent`` / ``targets_answered`` count every one.
+        With ``resend`` (the caller's reason, ``NOT_MATCHED_YET``) it is sent
+        again after a second in which no command came: our reader can see the
+        node's (new) command writer before that writer has matched our reader.
+        Not while commands come (a stream under way): a target sent again
+        mid-move is a retarget, and a single move would not be one.  A target
+        sent twice can be answered twice, so an answer to the previous target
+        may still arrive; it is not taken for this one.  This proves what the
+        node sends, not that the controller has matched the writer yet:
+        ``reach`` proves that.
         """
         seen, seen_messages = len(self.commands), self.heard_commands
         deadline = time.monotonic() + timeout
@@ -450,8 +463,11 @@ class ControlledArm:
         while True:
             if self.heard_commands == heard:
                 self.probe.send(x, y, frame_id='')
-            heard = self.heard_commands
-            if self.probe.spin_until(answered, max(0.0, min(1.0, deadline - time.monotonic()))):
+                self.targets_sent += 1
+            heard = self.heard_commands if resend else -1  # -1: never sent again
+            if self.probe.spin_until(answered, max(0.0, min(1.0 if resend else timeout,
+                                                            deadline - time.monotonic()))):
+                self.targets_answered += 1
                 return answer
             assert time.monotonic() < deadline, \
                 f'no command for target ({x}, {y}); new ones: {self.commands[seen:][-5:]}'

@@ -29,7 +29,7 @@ import subprocess
 import sys
 import time
 
-from control_harness import path_message
+from control_harness import NOT_MATCHED_YET, path_message
 from parts import CONTROLLED_ARM, needs, on
 import pytest
 from ros_harness import unique_name
@@ -91,7 +91,7 @@ def test_every_target_is_reached_once_with_its_stamp_and_a_replaced_one_not(
     arm = controlled_arm(output, FAST, arguments=['rviz:=false'])
     # the controller has matched the node's command writer (a target sent before it had
     # went nowhere: timed out, or superseded when reach sends it again)
-    arm.reach(0.9, 0.4)
+    arm.reach(0.9, 0.4, resend=NOT_MATCHED_YET)
     assert_adds_up(arm)
     before, failed_before, _ = counters(arm)
     first = len(arm.reached)
@@ -144,7 +144,7 @@ def test_every_target_is_reached_once_with_its_stamp_and_a_replaced_one_not(
 def test_a_deactivated_controller_times_moves_out_until_it_is_active_again(controlled_arm):
     arm = controlled_arm('joint_trajectory', dict(FAST, goal_time_tolerance=0.5),
                          arguments=['rviz:=false'])
-    arm.reach(0.9, 0.4)
+    arm.reach(0.9, 0.4, resend=NOT_MATCHED_YET)
     arm.switch(deactivate=[arm.controller])
     arm.probe.send(1.2, 0.9, frame_id='', stamp_id=3001)
 
@@ -165,7 +165,7 @@ def test_an_inactive_controller_rejects_goals_until_it_is_active_again(controlle
     # a cancel request, which rcl_action refuses; fixed upstream by aborting it), and
     # the node would count it timed_out
     arm = controlled_arm('follow_joint_trajectory', FAST, arguments=['rviz:=false'])
-    arm.reach(0.9, 0.4)
+    arm.reach(0.9, 0.4, resend=NOT_MATCHED_YET)
     assert_adds_up(arm)
     before = counters(arm)[0]
     arm.switch(deactivate=[arm.controller])
@@ -218,7 +218,7 @@ def test_a_silent_arm_is_stale_within_twice_the_timeout_and_fresh_when_it_speaks
     arm = controlled_arm('joint_trajectory', dict(FAST, arm_state_timeout=timeout,
                                                   goal_time_tolerance=30.0),
                          arguments=['rviz:=false'])
-    arm.reach(0.9, 0.4)
+    arm.reach(0.9, 0.4, resend=NOT_MATCHED_YET)
     arm.switch(deactivate=['joint_state_broadcaster'])
     stopped = time.monotonic()
 
@@ -248,7 +248,7 @@ def test_the_readme_example_waits_for_the_arm(controlled_arm, tmp_path):
     script = tmp_path / 'wait_for_arm.py'
     script.write_text(block.split('```python')[1].split('```')[0])
     arm = controlled_arm('joint_trajectory', FAST, arguments=['rviz:=false'])
-    arm.reach(0.9, 0.4)
+    arm.reach(0.9, 0.4, resend=NOT_MATCHED_YET)
     done = subprocess.run([sys.executable, str(script), '--ros-args', '-r',
                            f'__ns:={arm.namespace}'], capture_output=True, text=True,
                           timeout=60)

@@ -24,6 +24,7 @@ What only the real C++ components can show: the arm measured, TF as robot_state_
 import math
 import random
 
+from control_harness import NOT_MATCHED_YET
 from helpers import random_reachable
 from parts import CONTROLLED_ARM, marks
 import pytest
@@ -49,8 +50,8 @@ def test_control_launch_moves_the_measured_arm_onto_each_target_and_along_a_path
         controlled_arm, output):
     arm = controlled_arm(output, {'max_joint_velocity': 3.0}, arguments=['rviz:=false'])
     rng = random.Random(output)
-    for x, y in [random_reachable(rng, R1, R2) for _ in range(5)]:
-        arm.reach(x, y)
+    for i, (x, y) in enumerate([random_reachable(rng, R1, R2) for _ in range(5)]):
+        arm.reach(x, y, resend=NOT_MATCHED_YET if i == 0 else '')
     path = arc(40)
     arm.send_path(path)
     arm.wait_until_tool_at(R1, R2, path[-1])

@@ -30,7 +30,7 @@ one too.  The ratios over the raw stamps are printed beside.
 
 import math
 
-from control_harness import in_joint_order
+from control_harness import in_joint_order, NOT_MATCHED_YET
 from helpers import seconds
 import numpy as np
 from parts import on
@@ -369,7 +369,7 @@ def test_moves_and_retargets_on_the_real_controllers(controlled_arm, output, jer
         arm.probe.node.create_subscription(
             JointTrajectoryControllerState, f'{arm.namespace}/{arm.controller}/controller_state',
             states.append, 1000)
-    arm.reach(*TARGETS[0])
+    arm.reach(*TARGETS[0], resend=NOT_MATCHED_YET)
     first = len(arm.probe.joint_states)
     sent = {'single moves': len(arm.commands)}
     durations = []
