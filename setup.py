@@ -44,7 +44,7 @@ setup(
         share('urdf', '*.urdf'),
         share('security', '*.xml'),
     ],
-    install_requires=['setuptools', 'numpy'],
+    install_requires=['setuptools', 'numpy', 'urdfdom-py', 'lxml'],
     extras_require={'controllers': ['matplotlib', 'ruckig', 'scipy', 'toppra']},
     zip_safe=True,
     maintainer='twobone_ik_ros maintainers',

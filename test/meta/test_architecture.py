@@ -42,7 +42,7 @@ LAYERS: Dict[str, Set[str]] = {
 PURE_PARTS = {'ik', 'solver', 'model', 'motion'}
 PURE_MODULES = {'tools.target_patterns', 'tools.render'}
 #: what a pure module may import besides the standard library and the package
-PURE_EXTRAS = {'numpy', 'PIL', 'ruckig', 'scipy', 'toppra'}
+PURE_EXTRAS = {'lxml', 'numpy', 'PIL', 'ruckig', 'scipy', 'toppra', 'urdf_parser_py'}
 
 
 def modules() -> Iterator[Tuple[str, str]]:

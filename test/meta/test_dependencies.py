@@ -37,7 +37,8 @@ SYSTEM_KEYS = {
     'pytest': 'python3-pytest', 'hypothesis': 'python3-hypothesis', 'mypy': 'python3-mypy',
     'tf2_ros': 'tf2_ros_py',  # the Python module; the C++ package tf2_ros is another key
     'pinocchio': 'pinocchio', 'catkin_pkg': 'python3-catkin-pkg',
-    'cryptography': 'python3-cryptography',
+    'cryptography': 'python3-cryptography', 'lxml': 'python3-lxml',
+    'urdf_parser_py': 'urdfdom_py',  # the ROS package urdfdom_py holds the module
 }
 #: Python module -> key of every module the package or its tests import
 KEYS = {**SYSTEM_KEYS, **{library.module.split('.')[0]: library.key for library in LIBRARIES}}

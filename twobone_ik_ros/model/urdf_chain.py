@@ -1,16 +1,17 @@
 """
 The kinematic chain between two links of a URDF, read as robot_state_publisher reads it.
 
-``read_chain(text, base_link, tip_link)`` walks the tree from ``tip_link``
-up to ``base_link`` and returns the joints in between, each with its
-origin, axis, type and limits: what a KDL chain is made of; ``planar_arm``
-turns it into the arm the solver works on.  URDF's rules as urdfdom applies
-them (``<origin>`` defaults to zero, rpy about the parent's fixed axes,
-``<axis>`` defaults to ``1 0 0`` and is normalised, a revolute joint needs a
-``<limit>``).  Anything that stops the chain from being read raises
-``DescriptionError`` naming the links and joints and what is wrong, whatever
-the bytes (fuzzed in the suite); a document that declares entities is
-refused (expanding them makes a small message huge).
+``read_chain(text, base_link, tip_link)`` parses the text with ROS's
+urdf_parser_py (``urdfdom_py``), walks the tree from ``tip_link`` up to
+``base_link`` and returns the joints in between, each with its origin, axis,
+type and limits: what a KDL chain is made of; ``planar_arm`` turns it into
+the arm the solver works on.  What urdf_parser_py lets through and urdfdom
+refuses is refused here too (a revolute joint without ``<limit>``, a name
+defined twice, a link that is the child of two joints, a zero axis), and the
+walk is bounded (``get_chain`` would loop forever on joints forming a loop).
+Anything that stops the chain from being read raises ``DescriptionError``
+naming what is wrong, whatever the bytes (fuzzed in the suite); a document
+that declares entities is refused (expanding them makes a small message huge).
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -23,20 +24,22 @@ refused (expanding them makes a small message huge).
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 import math
-import re
-from typing import Dict, List, Optional, Tuple
-from xml.etree import ElementTree
-from xml.parsers import expat
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+
+from lxml import etree
+from urdf_parser_py import urdf as urdf_parser
+from urdf_parser_py.xml_reflection import core as xml_reflection
 
 Vector = Tuple[float, float, float]
 
 #: the joint types of URDF; the first two turn, the rest do not or move otherwise
 TURNING = ('revolute', 'continuous')
 JOINT_TYPES = TURNING + ('fixed', 'prismatic', 'floating', 'planar')
-#: a decimal number as urdfdom reads one (no Python-only forms such as 1_000)
-_NUMBER = re.compile(r'[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z')
+#: no entities expanded, nothing fetched: the text is all there is
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 
 class DescriptionError(ValueError):
@@ -87,22 +90,12 @@ class Chain:
 
 def read_chain(text: str, base_link: str, tip_link: str) -> Chain:
     """Return the chain from ``base_link`` down to ``tip_link`` of the URDF ``text``."""
-    root = _parse(text)
-    links = set()
-    for element in root.findall('link'):
-        name = element.get('name')
-        if not name:
-            raise DescriptionError('robot_description: a <link> has no name')
-        if name in links:
-            raise DescriptionError(f'robot_description: link {name!r} is defined twice')
-        links.add(name)
+    robot = _parse(text)
+    links = _unique('link', [link.name for link in robot.links])
+    _unique('joint', [joint.name for joint in robot.joints])
     by_child: Dict[str, Joint] = {}
-    names = set()
-    for element in root.findall('joint'):
+    for element in robot.joints:
         joint = _joint(element)
-        if joint.name in names:
-            raise DescriptionError(f'robot_description: joint {joint.name!r} is defined twice')
-        names.add(joint.name)
         for end in (joint.parent, joint.child):
             if end not in links:
                 raise DescriptionError(
@@ -113,11 +106,11 @@ def read_chain(text: str, base_link: str, tip_link: str) -> Chain:
                 f'robot_description: link {joint.child!r} is the child of two joints, '
                 f'{by_child[joint.child].name!r} and {joint.name!r}')
         by_child[joint.child] = joint
-    robot = root.get('name', '')
+    name = robot.name or ''
     for role, link in (('base_frame', base_link), ('tip_link', tip_link)):
         if link not in links:
             raise DescriptionError(
-                f'robot_description of {robot!r} has no link {link!r} ({role}); its links: '
+                f'robot_description of {name!r} has no link {link!r} ({role}); its links: '
                 + _listed(sorted(links)))
     chain: List[Joint] = []
     link = tip_link
@@ -126,112 +119,126 @@ def read_chain(text: str, base_link: str, tip_link: str) -> Chain:
         if above is None:
             raise DescriptionError(
                 f'tip_link {tip_link!r} is not below base_frame {base_link!r} in the tree of '
-                f'robot_description {robot!r} (it hangs from {_root_of(tip_link, by_child)!r})')
+                f'robot_description {name!r} (it hangs from {_root_of(tip_link, by_child)!r})')
         chain.append(above)
         link = above.parent
         if len(chain) > len(by_child):
             raise DescriptionError(f'robot_description: the joints above {tip_link!r} form a loop')
     chain.reverse()
-    return Chain(base_link, tip_link, tuple(chain), robot)
+    return Chain(base_link, tip_link, tuple(chain), name)
 
 
-def _parse(text: str) -> ElementTree.Element:
-    """Return the ``<robot>`` element of ``text``; refuse entities and other roots."""
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """
+    Keep urdf_parser_py's warnings off stderr while it reads.
+
+    It writes one line per tag or attribute it does not know (a <gazebo>
+    block, a vendor's extension), which robot_state_publisher accepts
+    silently; the node would print them for every description it is sent.
+    """
+    said = xml_reflection.on_error
+    xml_reflection.on_error = lambda message: None
+    try:
+        yield
+    finally:
+        xml_reflection.on_error = said
+
+
+def _parse(text: str) -> Any:
+    """Return urdf_parser_py's robot of ``text``; refuse entities and other roots."""
     if not isinstance(text, str):
         raise DescriptionError('robot_description must be text')
-    builder = ElementTree.TreeBuilder()
-    parser = expat.ParserCreate()
-    parser.StartElementHandler = builder.start
-    parser.EndElementHandler = builder.end
-
-    def no_entities(*_: object) -> None:
-        raise DescriptionError('robot_description declares an XML entity; a URDF needs none')
-
-    parser.EntityDeclHandler = no_entities
     try:
-        parser.Parse(text, True)
-        root = builder.close()
-    except expat.ExpatError as error:
+        # bytes: lxml refuses a str that carries an encoding declaration, as xacro's output can
+        root = etree.fromstring(text.encode('utf-8'), _PARSER)
+    except etree.XMLSyntaxError as error:
         raise DescriptionError(f'robot_description is not well-formed XML: {error}') from None
-    except UnicodeError as error:
+    except (UnicodeError, ValueError) as error:
         raise DescriptionError(f'robot_description is not valid text: {error}') from None
-    except AssertionError:  # TreeBuilder: no element at all
-        raise DescriptionError('robot_description holds no XML element') from None
+    dtd = root.getroottree().docinfo.internalDTD
+    if dtd is not None and any(True for _ in dtd.iterentities()):
+        raise DescriptionError('robot_description declares an XML entity; a URDF needs none')
     if root.tag != 'robot':
         raise DescriptionError(
             f'robot_description is not a URDF: its root element is <{root.tag}>, not <robot>')
-    return root
+    try:
+        with _quiet():
+            return urdf_parser.URDF.from_xml(
+                root, xml_reflection.Path('robot', tree=etree.ElementTree(root)))
+    except Exception as error:  # noqa: B902  (it raises what its readers raise, Exception too)
+        raise DescriptionError(f'robot_description is not a URDF urdf_parser_py reads: '
+                               f'{type(error).__name__}: {error}') from None
 
 
-def _joint(element: ElementTree.Element) -> Joint:
-    name = element.get('name') or ''
-    if not name:
-        raise DescriptionError('robot_description: a <joint> has no name')
-    kind = element.get('type') or ''
+def _unique(kind: str, names: Sequence[Optional[str]]) -> Set[str]:
+    """Return the set of ``names``; refuse a missing or a twice-defined one."""
+    seen: Set[str] = set()
+    for name in names:
+        if not name:
+            raise DescriptionError(f'robot_description: a <{kind}> has no name')
+        if name in seen:
+            raise DescriptionError(f'robot_description: {kind} {name!r} is defined twice')
+        seen.add(name)
+    return seen
+
+
+def _joint(element: Any) -> Joint:
+    """Return our ``Joint`` of one of urdf_parser_py's, with urdfdom's checks."""
+    name = element.name
+    kind = element.type or ''
     if kind not in JOINT_TYPES:
         raise DescriptionError(f'joint {name!r} has type {kind!r}, which URDF does not define')
-    ends = []
-    for tag in ('parent', 'child'):
-        end = element.find(tag)
-        link = end.get('link') if end is not None else None
+    for tag, link in (('parent', element.parent), ('child', element.child)):
         if not link:
             raise DescriptionError(f'joint {name!r} has no <{tag} link="..."/>')
-        ends.append(link)
-    origin = element.find('origin')
-    xyz = _vector(name, 'origin xyz', origin.get('xyz') if origin is not None else None,
-                  (0.0, 0.0, 0.0))
-    rpy = _vector(name, 'origin rpy', origin.get('rpy') if origin is not None else None,
-                  (0.0, 0.0, 0.0))
-    axis_element = element.find('axis')
-    axis = _vector(name, 'axis xyz', axis_element.get('xyz') if axis_element is not None
-                   else None, (1.0, 0.0, 0.0))
+    origin = element.origin
+    xyz = _vector(name, 'origin xyz', origin.xyz if origin is not None else None)
+    rpy = _vector(name, 'origin rpy', origin.rpy if origin is not None else None)
+    axis = _vector(name, 'axis xyz', element.axis, (1.0, 0.0, 0.0))
     norm = math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2])
     if kind in TURNING + ('prismatic',) and not norm > 0.0:
         raise DescriptionError(f'joint {name!r} has the axis 0 0 0, which has no direction')
     if norm > 0.0:
         axis = (axis[0] / norm, axis[1] / norm, axis[2] / norm)
-    mimic = element.find('mimic')
-    return Joint(name, kind, ends[0], ends[1], xyz, rpy, axis, _limit(name, kind, element),
-                 (mimic.get('joint') or '?') if mimic is not None else None)
+    mimic = element.mimic
+    return Joint(name, kind, element.parent, element.child, xyz, rpy, axis,
+                 _limit(name, kind, element.limit),
+                 (mimic.joint or '?') if mimic is not None else None)
 
 
-def _limit(name: str, kind: str, element: ElementTree.Element) -> Limit:
-    limit = element.find('limit')
+def _limit(name: str, kind: str, limit: Any) -> Limit:
     if limit is None:
         if kind in ('revolute', 'prismatic'):
             raise DescriptionError(f'{kind} joint {name!r} has no <limit>')
         return Limit(None, None, None)
-    velocity = _number(name, 'limit velocity', limit.get('velocity'), 0.0)
+    velocity = _number(name, 'limit velocity', limit.velocity)
     if velocity < 0.0:
         raise DescriptionError(f'joint {name!r} has a negative velocity limit {velocity!r}')
     if kind == 'continuous':
         return Limit(None, None, velocity or None)
-    lower = _number(name, 'limit lower', limit.get('lower'), 0.0)
-    upper = _number(name, 'limit upper', limit.get('upper'), 0.0)
+    lower = _number(name, 'limit lower', limit.lower)
+    upper = _number(name, 'limit upper', limit.upper)
     if lower > upper:
         raise DescriptionError(f'joint {name!r} has limits lower {lower!r} > upper {upper!r}')
     return Limit(lower, upper, velocity or None)
 
 
-def _number(joint: str, what: str, text: Optional[str], default: float) -> float:
-    if text is None:
-        return default
-    value = text.strip()
-    if not _NUMBER.match(value):
-        raise DescriptionError(f'joint {joint!r}: {what} is {text!r}, not a number')
-    number = float(value)
+def _number(joint: str, what: str, value: Optional[float]) -> float:
+    """Return ``value`` (0 when the file gives none); refuse one that is not finite."""
+    number = float(value or 0.0)
     if not math.isfinite(number):
-        raise DescriptionError(f'joint {joint!r}: {what} {text!r} is not finite')
+        raise DescriptionError(f'joint {joint!r}: {what} {value!r} is not finite')
     return number
 
 
-def _vector(joint: str, what: str, text: Optional[str], default: Vector) -> Vector:
-    if text is None:
+def _vector(joint: str, what: str, value: Optional[Sequence[float]],
+            default: Vector = (0.0, 0.0, 0.0)) -> Vector:
+    if value is None:
         return default
-    parts = text.split()
-    if len(parts) != 3:
-        raise DescriptionError(f'joint {joint!r}: {what} is {text!r}, not three numbers')
-    x, y, z = (_number(joint, what, part, 0.0) for part in parts)
+    if len(value) != 3:
+        raise DescriptionError(f'joint {joint!r}: {what} is {value!r}, not three numbers')
+    x, y, z = (_number(joint, what, part) for part in value)
     return (x, y, z)
 
 
