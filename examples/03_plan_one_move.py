@@ -23,7 +23,7 @@ import sys
 
 import numpy as np
 from twobone_ik_ros.motion.bounds import Bounds
-from twobone_ik_ros.motion.limit_check import check_motion, first
+from twobone_ik_ros.motion.limit_check import check_motion, start_position
 from twobone_ik_ros.motion.planning import ArmState, Limits, Planner
 from twobone_ik_ros.solver import JointLimits, TwoBoneIK
 
@@ -46,7 +46,7 @@ def main() -> int:
           f'largest acceleration {np.max(np.abs(points.accelerations)):.4f} rad/s^2 '
           '(limit 5)')
     bounds = Bounds.of(JointLimits(-np.pi, np.pi), JointLimits(-np.pi, np.pi))
-    check_motion(points, move.needs_accelerations, bounds, first(points))  # raises if not
+    check_motion(points, move.needs_accelerations, bounds, start_position(points))  # raises if not
     print('within the joint limits, between the points too')
     return 0
 

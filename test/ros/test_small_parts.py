@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 from twobone_ik_ros.ik.batch import new_batch_result, solve_batch
 from twobone_ik_ros.ik.vocabulary import enum_value, Reason, Status, UnreachablePolicy
-from twobone_ik_ros.model.tally import Tally
+from twobone_ik_ros.model.tally import ReasonCounter
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.splines import clamped_spline, spline_peaks
 from twobone_ik_ros.node.frames import apply_transform
@@ -51,7 +51,7 @@ class Logger:
 
 
 def test_a_tally_counts_each_reason_and_what_came_since_it_was_last_asked():
-    tally = Tally(['too_far', 'non_finite'])
+    tally = ReasonCounter(['too_far', 'non_finite'])
     tally.add('too_far')
     tally.add('too_far')
     assert tally.take_recent() == {'too_far': 2}

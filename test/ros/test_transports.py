@@ -38,8 +38,8 @@ from ros_harness import unique_name
 from twobone_ik_ros.model.config import validate
 from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.motion.joint_paths import move_time
-from twobone_ik_ros.outputs.arrival import Arrival
-from twobone_ik_ros.outputs.base import ModeContext
+from twobone_ik_ros.outputs.arrival import ArrivalMonitor
+from twobone_ik_ros.outputs.base import OutputServices
 from twobone_ik_ros.outputs.controller import ControllerOutput
 from twobone_ik_ros.outputs.forward_command import CommandStream
 from twobone_ik_ros.outputs.joint_states import JointStatesOutput
@@ -77,8 +77,8 @@ class Bench:
         self.executor.add_node(self.node)
         self.executor.add_node(self.peer)
         self.warnings = []
-        self.arrival = Arrival(self.node, lambda key, describe: self.warnings.append(key))
-        self.parts = ModeContext(self.node, self.arrival, lambda position: None, lambda f: f)
+        self.arrival = ArrivalMonitor(self.node, lambda key, describe: self.warnings.append(key))
+        self.parts = OutputServices(self.node, self.arrival, lambda position: None, lambda f: f)
         self.received = []
         self.reached = []
         self.peer.create_subscription(PointStamped, 'reached', self.reached.append, 10)

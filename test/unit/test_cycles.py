@@ -12,8 +12,8 @@ import random
 
 import pytest
 from twobone_ik_ros.motion.cycles import (
-    ControllerCycles, cycles_skipped, EDGE, LAST_CALL, LATEST, next_on, PACED_WITHIN_NS,
-    PUBLISH_AFTER, WINDOW)
+    ControllerCycles, cycles_skipped, GRID_QUANTILE, LATEST, next_cycle_at, NEXT_CYCLE_CUTOFF,
+    PACED_WITHIN_NS, PUBLISH_AFTER, WINDOW)
 
 PERIOD = 10_000_000
 
@@ -26,10 +26,10 @@ def heard(phase, lateness, count=WINDOW, start=1_795_000_000 * 10**9):
 
 
 def test_next_on_is_the_first_point_of_the_grid_at_or_after():
-    assert next_on(3, 10, 3) == 3
-    assert next_on(3, 10, 4) == 13
-    assert next_on(3, 10, -8) == -7
-    assert next_on(13, 10, 0) == 3
+    assert next_cycle_at(3, 10, 3) == 3
+    assert next_cycle_at(3, 10, 4) == 13
+    assert next_cycle_at(3, 10, -8) == -7
+    assert next_cycle_at(13, 10, 0) == 3
 
 
 @pytest.mark.parametrize('phase', [0, 4_777_000, PERIOD - 30_000])
@@ -39,7 +39,7 @@ def test_the_grid_is_the_early_edge_of_the_stamps_and_the_lateness_their_spread(
     lateness[7] = 1_900_000  # a cycle that woke up late
     cycles = heard(phase, iter(lateness).__next__)
     found, late = cycles.grid(PERIOD)
-    edge = sorted(lateness)[int(EDGE * WINDOW)]
+    edge = sorted(lateness)[int(GRID_QUANTILE * WINDOW)]
     assert found == (phase + edge) % PERIOD  # across the wrap too
     assert late == max(lateness) - edge
 
@@ -120,7 +120,7 @@ def test_a_sample_and_hold_controller_takes_every_command_on_its_own_cycle():
             held = arrivals.pop(0)[1]
         written.append(held)
     grid = cycles.grid(PERIOD)[0]
-    assert written[1:] == [next_on(grid, PERIOD, wake) for wake in wakes[1:]]
+    assert written[1:] == [next_cycle_at(grid, PERIOD, wake) for wake in wakes[1:]]
 
 
 @pytest.mark.parametrize('before', [0.9, 0.5, 0.3, 0.25, 0.15, 0.01, 0.0])
@@ -137,7 +137,7 @@ def test_a_command_published_in_the_last_part_of_a_period_is_for_the_cycle_after
     cycles = heard(3_000_000, lambda: 0)
     cycle = 1_796_000_000 * 10**9 + 3_000_000
     published = cycle - round(before * PERIOD)
-    expected = cycle if before >= 1.0 - LAST_CALL else cycle + PERIOD
+    expected = cycle if before >= 1.0 - NEXT_CYCLE_CUTOFF else cycle + PERIOD
     assert cycles.content_time(published, PERIOD) == expected
     assert cycles.content_time(cycle + 1, PERIOD) == cycle + PERIOD
 
@@ -160,17 +160,18 @@ def test_a_cycle_has_run_once_its_stamp_is_heard_or_its_lateness_has_passed():
     cycles.heard(cycle + 100_000, 0)  # its stamp: it ran, however early that is told
     assert cycles.has_run(cycle, cycle + 100_000, PERIOD)
     # a command that went out late (the thread taken away after its tick began) is waited
-    # for by time: never a second within ``LAST_CALL`` of a period of it
+    # for by time: never a second within ``NEXT_CYCLE_CUTOFF`` of a period of it
     cycles.sent(cycle + 200_000, PERIOD)
-    assert not cycles.has_run(cycle, cycle + 200_000 + round(LAST_CALL * PERIOD) - 1, PERIOD)
-    assert cycles.has_run(cycle, cycle + 200_000 + round(LAST_CALL * PERIOD), PERIOD)
+    cutoff = round(NEXT_CYCLE_CUTOFF * PERIOD)
+    assert not cycles.has_run(cycle, cycle + 200_000 + cutoff - 1, PERIOD)
+    assert cycles.has_run(cycle, cycle + 200_000 + round(NEXT_CYCLE_CUTOFF * PERIOD), PERIOD)
 
 
 def test_where_a_state_comes_each_cycle_a_stream_waits_for_the_one_that_took_its_command():
     """
     However late: a controller stalled for 50 cycles is waited for, not written 50 commands.
 
-    The cycle that takes a command is the first heard ``LAST_CALL`` of a
+    The cycle that takes a command is the first heard ``NEXT_CYCLE_CUTOFF`` of a
     period after it was sent; its stamp lets the stream go on.  States
     silent for ``PACED_WITHIN_NS`` (a broadcaster gone) leave the stream to
     the grid's times, not waiting for ever.

@@ -27,10 +27,10 @@ import pytest
 from twobone_ik_ros.motion.bounds import Bounds, Envelope, MARGIN
 from twobone_ik_ros.motion.joint_paths import plan_path
 from twobone_ik_ros.motion.limit_check import (
-    at_rest, check_motion, first, LimitRefusal, motion_excursion, way_in)
+    at_rest, check_motion, controller_approach, LimitRefusal, motion_excursion, start_position)
 from twobone_ik_ros.motion.path_timing import (
     PathMotion, run_path, spline_peaks, time_poses)
-from twobone_ik_ros.motion.planning import ArmState, Chain, Limits, Planner, Unplanned
+from twobone_ik_ros.motion.planning import ArmState, Limits, MotionSequence, Planner, Unplanned
 from twobone_ik_ros.motion.samples import Samples
 from twobone_ik_ros.motion.tracking import ArmTracker
 from twobone_ik_ros.solver import forward, TwoBoneIK
@@ -90,7 +90,7 @@ def check_with(bounds):
     """Return the output's check of a planned motion (``outputs._check_planned``)."""
     def check(motion):
         points = motion.points()
-        check_motion(points, motion.needs_accelerations, bounds, first(points))
+        check_motion(points, motion.needs_accelerations, bounds, start_position(points))
     return check
 
 
@@ -163,9 +163,11 @@ def test_the_controllers_way_to_the_first_point_is_checked():
                           np.array([[-2.0, 0.0]]), np.zeros((1, 2)))
     moving = ArmState((3.135, 0.0), (2.0, 0.0))
     with pytest.raises(LimitRefusal):
-        check_motion(way_in(moving, first_point, 20_000_000), False, BOUNDS, moving.position)
+        check_motion(controller_approach(moving, first_point, 20_000_000), False, BOUNDS,
+                     moving.position)
     still = ArmState((3.135, 0.0))
-    check_motion(way_in(still, first_point, 20_000_000), False, BOUNDS, still.position)
+    check_motion(controller_approach(still, first_point, 20_000_000), False, BOUNDS,
+                 still.position)
 
 
 def test_a_single_point_is_checked_against_the_limits_themselves():
@@ -195,7 +197,7 @@ def test_a_retarget_the_direct_move_would_take_past_a_limit_stops_first():
     tracker = ArmTracker(planner)
     tracker.run(_Hold(BEYOND), 0)  # the arm caught in that state
     motion = tracker.move(BEYOND_GOAL, 0, check_with(BOUNDS))
-    assert isinstance(motion, Chain) and tracker.braked == 1
+    assert isinstance(motion, MotionSequence) and tracker.braked == 1
     assert motion.goal == BEYOND_GOAL
     within_the_rule(motion, BOUNDS, BEYOND.position)
 

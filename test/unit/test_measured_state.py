@@ -29,7 +29,7 @@ from twobone_ik_ros.model.config import validate
 from twobone_ik_ros.model.parameter_table import DEFAULTS
 from twobone_ik_ros.motion.bounds import Bounds
 from twobone_ik_ros.motion.joint_paths import plan_path
-from twobone_ik_ros.motion.limit_check import check_motion, first
+from twobone_ik_ros.motion.limit_check import check_motion, start_position
 from twobone_ik_ros.motion.planning import Limits, Planner
 from twobone_ik_ros.motion.tracking import ArmTracker, TRACKING_WINDOW_S
 from twobone_ik_ros.solver import forward, TwoBoneIK
@@ -52,7 +52,7 @@ def default_tracker():
 def checker(bounds):
     def check(motion):
         points = motion.points()
-        check_motion(points, motion.needs_accelerations, bounds, first(points))
+        check_motion(points, motion.needs_accelerations, bounds, start_position(points))
     return check
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Dict, Iterable
 
 
-class Tally:
+class ReasonCounter:
     """How many of each reason so far (``counts``), and since the last ``take_recent``."""
 
     def __init__(self, reasons: Iterable[str]) -> None:

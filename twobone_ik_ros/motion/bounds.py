@@ -30,7 +30,12 @@ MARGIN = 1e-13
 
 
 class Bounds(NamedTuple):
-    """The interval each joint must stay in: (shoulder, elbow) lower and upper ends."""
+    """
+    The interval each joint must stay in: (shoulder, elbow) lower and upper ends.
+
+    Position limits, in rad; ``planning.Limits`` are the speed limits
+    (velocity, acceleration, jerk) a motion is planned within.
+    """
 
     lower: Tuple[float, float]
     upper: Tuple[float, float]

@@ -5,7 +5,7 @@ forward_command_controller writes, at each cycle, the last command that
 reached it, so a stream publishes each position between the cycle before and
 its own, never before the cycle its last command is for has run
 (``has_run``).  The cycles are read off joint_state_broadcaster's stamps: on
-the wall clock a grid, a low percentile (``EDGE``) of the recent stamps'
+the wall clock a grid, a low percentile (``GRID_QUANTILE``) of the recent stamps'
 offsets; on a simulator's clock the last cycle plus a period
 (``follows_last``).  Where a joint state comes each cycle, the next command
 waits for the stamp of the cycle that took the last (``sent``, ``paced``).
@@ -39,13 +39,13 @@ LATEST = 0.4
 #: (on the grid) is for the cycle after the next: it might reach the next
 #: one only after that cycle has run (a stream's next command then waits for
 #: that cycle too, so two commands are never written within half a period).
-LAST_CALL = 0.5
+NEXT_CYCLE_CUTOFF = 0.5
 #: How late (a fraction of a period after the stamps' median) a cycle is
 #: still taken to be late, not early: the rest of the period counts as early.
 LATE_WRAP = 0.75
 #: Which of the recent offsets, from the earliest, is the grid: a tenth of
 #: the window, so that that many cycles later than ``LATE_WRAP`` do not count.
-EDGE = 0.1
+GRID_QUANTILE = 0.1
 #: How many recent stamps tell whether a joint state comes each cycle (``paced``), and how
 #: far (ns) a stamp may be from the node's clock as it is heard (the same clock), and the
 #: node's clock from when the last was heard (the states still come).
@@ -53,7 +53,7 @@ PACED_AFTER = 9
 PACED_WITHIN_NS = 1_000_000_000
 
 
-def next_on(phase_ns: int, period_ns: int, after_ns: int) -> int:
+def next_cycle_at(phase_ns: int, period_ns: int, after_ns: int) -> int:
     """Return the first ``phase_ns + k * period_ns`` (k an integer) at or after ``after_ns``."""
     return after_ns + (phase_ns - after_ns) % period_ns
 
@@ -86,10 +86,10 @@ class ControllerCycles:
         """
         Note a command published at ``publish_ns``: the cycle that takes it is to be heard.
 
-        The first cycle ``LAST_CALL`` of a period after it or later: a
+        The first cycle ``NEXT_CYCLE_CUTOFF`` of a period after it or later: a
         command reaches the controller within that (``content_time``).
         """
-        self._sent_ns = publish_ns + round(LAST_CALL * period_ns)
+        self._sent_ns = publish_ns + round(NEXT_CYCLE_CUTOFF * period_ns)
 
     def paced(self, period_ns: int, now_ns: int) -> bool:
         """
@@ -113,7 +113,7 @@ class ControllerCycles:
 
         Each stamp's offset from the stamps' median wake-up (found around the
         last stamp, half a period either side), wrapped to ``LATE_WRAP`` of a
-        period after it and the rest before: the ``EDGE`` percentile is the
+        period after it and the rest before: the ``GRID_QUANTILE`` percentile is the
         grid (a cycle is never early, often late), the latest the lateness
         to allow for.  (0, 0) before any stamp.
         """
@@ -128,7 +128,7 @@ class ControllerCycles:
         median = last + around_last[len(around_last) // 2] - half
         early = period_ns - round(LATE_WRAP * period_ns)
         offsets = sorted((stamp - median + early) % period_ns - early for stamp in stamps)
-        earliest = offsets[int(EDGE * len(offsets))]
+        earliest = offsets[int(GRID_QUANTILE * len(offsets))]
         return (median + earliest) % period_ns, offsets[-1] - earliest
 
     def content_time(self, publish_ns: int, period_ns: int, after_ns: int = 0) -> int:
@@ -136,7 +136,7 @@ class ControllerCycles:
         Return the cycle a command published at ``publish_ns`` is for: the next one.
 
         Not for a timer that fired late, in the last part of the period
-        before that cycle (``LAST_CALL``): its command could reach the
+        before that cycle (``NEXT_CYCLE_CUTOFF``): its command could reach the
         controller after the cycle, which then holds the last one, and the
         next command would be taken at the cycle after: two in one cycle.
         It is for the cycle after: the arm holds a cycle either way, and
@@ -151,7 +151,8 @@ class ControllerCycles:
         phase = self.grid(period_ns)[0]
         if self.follows_last and self._stamps:
             publish_ns = max(publish_ns, self._stamps[-1] + 1, after_ns + period_ns // 2)
-        return next_on(phase, period_ns, publish_ns + round((1.0 - LAST_CALL) * period_ns))
+        return next_cycle_at(phase, period_ns,
+                             publish_ns + round((1.0 - NEXT_CYCLE_CUTOFF) * period_ns))
 
     def has_run(self, cycle_ns: int, now_ns: int, period_ns: int) -> bool:
         """
@@ -164,12 +165,12 @@ class ControllerCycles:
         took the last command ``sent`` has been heard, however long that
         takes; otherwise ``cycle_ns``'s stamp has been heard, or it is past
         by more than the cycles' lateness (``LATEST`` of a period at most),
-        and ``LAST_CALL`` of a period has gone by since the last was sent.
+        and ``NEXT_CYCLE_CUTOFF`` of a period has gone by since the last was sent.
         """
         if self.paced(period_ns, now_ns):
             return self._sent_ns is None
         if self._sent_ns is not None and now_ns < self._sent_ns:
-            return False  # never two commands written within ``LAST_CALL`` of a period
+            return False  # never two commands written within ``NEXT_CYCLE_CUTOFF`` of a period
         if self._stamps and self._stamps[-1] >= cycle_ns:
             return True
         lateness = self.grid(period_ns)[1]
@@ -179,7 +180,7 @@ class ControllerCycles:
         """Return the first moment at or after ``after_ns`` to publish a command at."""
         phase, lateness = self.grid(period_ns)
         delay = min(lateness + round(PUBLISH_AFTER * period_ns), round(LATEST * period_ns))
-        return next_on(phase + delay, period_ns, after_ns)
+        return next_cycle_at(phase + delay, period_ns, after_ns)
 
 
 def cycles_skipped(last_ns: int, cycle_ns: int, period_ns: int) -> int:

@@ -75,7 +75,7 @@ BREAK_TEXT = {
 MAX_PARTS = 64
 #: How far (rad) an angle may lie past a limit and be on it: the rounding of
 #: ``angle + 2 pi k`` and of the solver's angles at +-pi.
-EDGE = 1e-12
+ON_LIMIT_RAD = 1e-12
 #: A move joining two parts of a path played back at its own timing: one point every
 #: so often, along the straight line in joint space (within the limits, a box).
 JOIN_POINT_SPACING_S = 0.02
@@ -240,7 +240,7 @@ def _longest_run(angles: FloatArray, limits: JointLimits,
     a running sum.
     """
     steps = np.remainder(np.diff(angles) + math.pi, 2.0 * math.pi) - math.pi
-    halves = np.flatnonzero(np.abs(np.abs(steps) - math.pi) <= EDGE)
+    halves = np.flatnonzero(np.abs(np.abs(steps) - math.pi) <= ON_LIMIT_RAD)
     best: Optional[FloatArray] = None
     best_key: Tuple[int, float] = (-1, 0.0)
     for offset in limits.offsets:
@@ -274,15 +274,15 @@ def _run(angles: FloatArray, start: float, steps: FloatArray,
 
 def _onto(run: FloatArray, limits: JointLimits) -> FloatArray:
     """
-    Return ``run`` with values on a limit, or past it by no more than ``EDGE``, just inside it.
+    Return ``run`` with values on a limit, or past it by ``ON_LIMIT_RAD`` at most, just inside.
 
     ``angle + 2 pi k`` of an angle on the limit (the solver's pi, or -pi
     plus one rounding) can land a rounding past it: a pose on the limit is
     within it.  It is put ``limit_check.MARGIN`` inside, where a controller's
     curve ending on it cannot round past the limit.
     """
-    upper = (run >= limits.upper - MARGIN) & (run <= limits.upper + EDGE)
-    lower = (run <= limits.lower + MARGIN) & (run >= limits.lower - EDGE)
+    upper = (run >= limits.upper - MARGIN) & (run <= limits.upper + ON_LIMIT_RAD)
+    lower = (run <= limits.lower + MARGIN) & (run >= limits.lower - ON_LIMIT_RAD)
     if limits.upper - limits.lower <= 2.0 * MARGIN:
         return np.where(upper | lower, 0.5 * (limits.lower + limits.upper), run)
     return np.where(upper, limits.upper - MARGIN, np.where(lower, limits.lower + MARGIN, run))
@@ -296,7 +296,7 @@ def _settled(branches: npt.NDArray[np.int8], theta2: FloatArray) -> npt.NDArray[
     branches are one pose: its branch is the one of the pose before (the
     first of the path's, the one after), so that it splits nothing.
     """
-    both = (np.abs(theta2) <= EDGE) | (np.abs(np.abs(theta2) - math.pi) <= EDGE)
+    both = (np.abs(theta2) <= ON_LIMIT_RAD) | (np.abs(np.abs(theta2) - math.pi) <= ON_LIMIT_RAD)
     if not both.any() or both.all():
         return branches
     index = np.arange(branches.shape[0])

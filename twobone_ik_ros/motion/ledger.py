@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, NamedTuple, Optional
 
-from twobone_ik_ros.model.tally import Tally
+from twobone_ik_ros.model.tally import ReasonCounter
 from twobone_ik_ros.motion.angles import Angles, apart
 
 FAILURES = ('no_controller', 'rejected', 'aborted', 'timed_out', 'joint_limits',
@@ -63,7 +63,7 @@ class MoveCounters:
     #: of those sent, the moves planned as a stop and a move from rest (a
     #: retarget whose time-optimal move would pass a limit; not an outcome)
     braked: int = 0
-    failed: Tally = field(default_factory=lambda: Tally(FAILURES))
+    failed: ReasonCounter = field(default_factory=lambda: ReasonCounter(FAILURES))
     #: controller cycles a stream held the arm for: its command for them came late
     cycles_held: int = 0
     #: commands a stream published after the cycle it had planned them for

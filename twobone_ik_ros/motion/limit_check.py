@@ -230,7 +230,7 @@ def check_planned(motion: Timed, bounds: Bounds) -> None:
                 and high1 <= upper[0] - CLEARANCE and high2 <= upper[1] - CLEARANCE):
             return
     points = motion.points()
-    check_motion(points, motion.needs_accelerations, bounds, first(points))
+    check_motion(points, motion.needs_accelerations, bounds, start_position(points))
 
 
 def check_motion(points: Samples, accelerations: bool, bounds: Bounds,
@@ -239,7 +239,7 @@ def check_motion(points: Samples, accelerations: bool, bounds: Bounds,
     Raise ``LimitRefusal`` if ``points``, or the controller's curve through them, leave ``bounds``.
 
     ``start`` is where the arm is as they begin (``motion_excursion``): the
-    first point for a motion planned from the arm's state (``first``), None
+    first point for a motion planned from the arm's state (``start_position``), None
     for points sent without one (a single point, a path at its own timing).
     """
     excursion = motion_excursion(points, accelerations, bounds, start=start)
@@ -247,7 +247,7 @@ def check_motion(points: Samples, accelerations: bool, bounds: Bounds,
         raise LimitRefusal(excursion)
 
 
-def way_in(before: ArmState, points: Samples, lead_ns: int) -> Samples:
+def controller_approach(before: ArmState, points: Samples, lead_ns: int) -> Samples:
     """
     Return the controller's way to a trajectory's first point: from ``before``, ``lead_ns`` long.
 
@@ -266,7 +266,7 @@ def at_rest(times_ns: npt.NDArray[np.int64], positions: npt.NDArray[np.float64])
     return Samples(times_ns, positions, still, still)
 
 
-def first(points: Samples) -> Angles:
+def start_position(points: Samples) -> Angles:
     """Return the first position of ``points``: where a motion planned from the arm starts."""
     row = points.first()
     return (float(row[0]), float(row[1]))

@@ -35,8 +35,9 @@ import numpy.typing as npt
 
 from twobone_ik_ros.motion.angles import Angles, apart
 from twobone_ik_ros.motion.bounds import Bounds
-from twobone_ik_ros.motion.limit_check import check_motion, first, LimitRefusal
-from twobone_ik_ros.motion.planning import ArmState, Chain, Limits, Planner, Timed, Unplanned
+from twobone_ik_ros.motion.limit_check import check_motion, LimitRefusal, start_position
+from twobone_ik_ros.motion.planning import (
+    ArmState, Limits, MotionSequence, Planner, Timed, Unplanned)
 from twobone_ik_ros.motion.samples import Samples
 from twobone_ik_ros.motion.splines import (
     clamped_spline, quintics, spline_peaks, stretch_within, stretched)
@@ -85,7 +86,7 @@ class TimedPath(NamedTuple):
     stretch: float
     #: whether the timing was the poses' stamps (else toppra's)
     stamped: bool
-    #: False for the monotone cubics of ``monotone``: their points go without accelerations
+    #: False for the monotone cubics of ``monotone_cubics``: their points go without accelerations
     needs_accelerations: bool = True
 
     @property
@@ -129,7 +130,7 @@ class TimedPath(NamedTuple):
         return (float(a[0]), float(a[1]))
 
 
-class PathMotion(Chain):
+class PathMotion(MotionSequence):
     """
     A path's parts timed within the limits, with the moves before and between them.
 
@@ -208,7 +209,7 @@ def start_path(parts: Sequence[TimedPath], start: Optional[ArmState],
 def start_monotone_path(parts: Sequence[TimedPath], start: Optional[ArmState],
                         planner: Planner, lower: Angles, upper: Angles) -> PathMotion:
     """
-    Return ``parts`` as ``monotone`` cubics within [lower, upper], joined by moves from rest.
+    Return ``parts`` as monotone cubics (``monotone_cubics``) within bounds, joined from rest.
 
     The fallback for a path whose timing leaves the joint limits (a spline
     that overshoots between poses near a limit): each cubic stays between
@@ -217,7 +218,7 @@ def start_monotone_path(parts: Sequence[TimedPath], start: Optional[ArmState],
     jerk limit does not hold there).  None as ``start_path``.
     """
     pieces: List[Timed] = []
-    cubics = [monotone(part, lower, upper, planner.limits) for part in parts]
+    cubics = [monotone_cubics(part, lower, upper, planner.limits) for part in parts]
     here = start
     for part in cubics:
         if here is not None and not _at_rest_on(here, part.start):
@@ -241,18 +242,18 @@ def run_path(parts: Sequence[TimedPath], start: Optional[ArmState], planner: Pla
     motion = start_path(parts, start, planner)
     points = motion.points()
     try:
-        check_motion(points, motion.needs_accelerations, bounds, first(points))
+        check_motion(points, motion.needs_accelerations, bounds, start_position(points))
         return motion
     except LimitRefusal:
         pass
     inner = bounds.narrowed()  # samples clipped onto a limit would meet the controller's rounding
     fallback = start_monotone_path(parts, start, planner, inner.lower, inner.upper)
     points = fallback.points()
-    check_motion(points, fallback.needs_accelerations, bounds, first(points))
+    check_motion(points, fallback.needs_accelerations, bounds, start_position(points))
     return fallback
 
 
-def monotone(part: TimedPath, lower: Angles, upper: Angles, limits: Limits) -> TimedPath:
+def monotone_cubics(part: TimedPath, lower: Angles, upper: Angles, limits: Limits) -> TimedPath:
     """
     Return ``part`` as the monotone cubics (PCHIP) through its knots, within [lower, upper].
 
@@ -343,14 +344,14 @@ def _by_velocity(pts: npt.NDArray[np.float64], start: Angles, goal: Angles,
 
     For a path toppra cannot parameterise (poses nanometres apart): each
     step takes its largest joint change over the velocity limit, then
-    ``monotone`` joins the poses, at rest at both ends, and stretches the
+    ``monotone_cubics`` joins the poses, at rest at both ends, and stretches the
     timing into the limits.
     """
     steps = np.abs(np.diff(pts, axis=0)).max(axis=1) / limits.velocity
     times = np.concatenate(([0.0], np.cumsum(np.maximum(steps, MIN_STEP_S))))
     rough = TimedPath(clamped_spline(times, pts), start, goal, 1.0, False)
     outside = (-math.inf, -math.inf)
-    return monotone(rough, outside, (math.inf, math.inf), limits)._replace(stretch=1.0)
+    return monotone_cubics(rough, outside, (math.inf, math.inf), limits)._replace(stretch=1.0)
 
 
 def _distinct(pts: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:

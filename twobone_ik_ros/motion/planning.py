@@ -175,7 +175,7 @@ class Motion:
         return self._points
 
 
-class Chain:
+class MotionSequence:
     """
     Timed motions run one after the other as one (a stop, then a move; a path's pieces).
 

@@ -29,7 +29,8 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.limit_check import LimitRefusal
-from twobone_ik_ros.motion.planning import ArmState, Chain, HoldStill, Planner, Timed, Unplanned
+from twobone_ik_ros.motion.planning import (
+    ArmState, HoldStill, MotionSequence, Planner, Timed, Unplanned)
 
 #: What ``ArmTracker.move`` asks of a move before it takes it: raise
 #: ``LimitRefusal`` to refuse it (``outputs``: the one check, ``limit_check``).
@@ -206,7 +207,7 @@ class ArmTracker:
         The time-optimal move first.  From a moving state it may pass a limit
         before it turns (ruckig overshoots to arrive sooner), where stopping
         first would not: then the quickest stop within the limits followed by
-        the move from rest (a ``Chain``, ``braked`` counts them).  A stop goes
+        the move from rest (a ``MotionSequence``, ``braked`` counts them).  A stop goes
         no further than braking at the limits does, so when the move under
         way keeps the limits, so does its stop.  ``LimitRefusal`` (the first
         plan's) when neither passes ``check``; ``Unplanned`` from the planner.
@@ -221,7 +222,7 @@ class ArmTracker:
             if start.velocity == (0.0, 0.0) and start.acceleration == (0.0, 0.0):
                 raise
             stop = self.planner.stop(start)
-            motion = Chain((stop, self.planner.plan(ArmState(stop.goal), goal)))
+            motion = MotionSequence((stop, self.planner.plan(ArmState(stop.goal), goal)))
             try:
                 check(motion)
             except LimitRefusal:
@@ -258,7 +259,7 @@ class ArmTracker:
         def stop_then_go() -> Timed:
             stop = planner.stop(start)
             after = goal if goal is not None else inside(stop.goal)
-            return stop if after == stop.goal else Chain(
+            return stop if after == stop.goal else MotionSequence(
                 (stop, planner.plan(ArmState(stop.goal), after)))
 
         def from_rest() -> Timed:

@@ -32,7 +32,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from twobone_ik_ros.model.config import IKConfig
-from twobone_ik_ros.model.tally import Tally
+from twobone_ik_ros.model.tally import ReasonCounter
 from twobone_ik_ros.motion.joint_paths import BREAK_TEXT, MAX_PARTS
 from twobone_ik_ros.motion.ledger import ArmReport, GOAL_RESULTS
 from twobone_ik_ros.solver import Reason
@@ -70,7 +70,7 @@ class TargetCounters:
     received: int = 0
     solved: int = 0
     clamped: int = 0
-    rejected: Tally = field(default_factory=lambda: Tally(REJECT_REASONS))
+    rejected: ReasonCounter = field(default_factory=lambda: ReasonCounter(REJECT_REASONS))
     lost: int = 0
     lost_dds: int = 0
     #: why ``lost_dds`` is not counted (the middleware's event not taken), reported instead
@@ -78,7 +78,8 @@ class TargetCounters:
     #: paths: ``paths == paths_followed + paths_rejected.total``
     paths: int = 0
     paths_followed: int = 0
-    paths_rejected: Tally = field(default_factory=lambda: Tally(PATH_REJECT_REASONS))
+    paths_rejected: ReasonCounter = field(
+        default_factory=lambda: ReasonCounter(PATH_REJECT_REASONS))
     path_poses_clamped: int = 0
     #: followed paths the joint limits split into parts (``unreachable`` clamp), and
     #: the elbow flips among their splits

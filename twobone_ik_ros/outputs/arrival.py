@@ -36,7 +36,7 @@ Warn = Callable[[str, Callable[[], str]], None]
 _NS = 1_000_000_000
 
 
-class Arrival:
+class ArrivalMonitor:
     """Moves sent, the arm's joint states heard, ``reached`` published."""
 
     def __init__(self, node: Node, warn: Warn) -> None:

@@ -7,7 +7,7 @@ on the graph and what it does with a solution (``send``), a path
 with what all modes do alike: the joint limits every command is checked
 against (``limit_check``), and a path played back at its own timing
 (``streaming.Playback``), which stops when new limits leave what is still to
-come.  ``ModeContext`` is what outlives a change of mode: the node, ``arrival``
+come.  ``OutputServices`` is what outlives a change of mode: the node, ``arrival``
 (the moves counted), the callback that hears the arm move, the guard.
 ``modes.MODES`` chooses the class for each value.
 """
@@ -35,23 +35,23 @@ from twobone_ik_ros.motion.limit_check import check_motion, LimitRefusal, positi
 from twobone_ik_ros.motion.path_timing import PathMotion
 from twobone_ik_ros.motion.planning import Limits
 from twobone_ik_ros.motion.samples import Samples
-from twobone_ik_ros.outputs.arrival import Arrival
+from twobone_ik_ros.outputs.arrival import ArrivalMonitor
 from twobone_ik_ros.outputs.streaming import Playback
 
-Guard = Callable[[Callable[..., Any]], Callable[..., Any]]
+CallbackWrapper = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
 @dataclass(frozen=True)
-class ModeContext:
+class OutputServices:
     """What the node gives every output mode; the arrival outlives a change of mode."""
 
     node: Node
     #: moves sent and how they ended, ``reached`` (its counters go on across modes)
-    arrival: Arrival
+    arrival: ArrivalMonitor
     #: hears each position a path played back puts the arm in
     moved: Callable[[Angles], None]
     #: wraps the callbacks the node's own wrapping does not reach (the action's answers)
-    guard: Guard
+    guard: CallbackWrapper
 
 
 def speed_limits(config: IKConfig) -> Tuple[Limits, float]:
@@ -73,7 +73,7 @@ def arm_limits(config: IKConfig) -> Tuple[Tuple[Limits, float], Bounds]:
 class OutputMode:
     """One output mode: where solutions, paths and the arm's state go and come from."""
 
-    def __init__(self, parts: ModeContext, config: IKConfig) -> None:
+    def __init__(self, parts: OutputServices, config: IKConfig) -> None:
         """Make what the mode has on the graph; ``configure`` follows at once."""
         self._node = parts.node
         self.arrival = parts.arrival

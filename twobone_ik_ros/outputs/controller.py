@@ -34,7 +34,7 @@ from twobone_ik_ros.motion.limit_check import check_planned, LimitRefusal
 from twobone_ik_ros.motion.path_timing import load_path_timing, PathMotion, run_path, time_poses
 from twobone_ik_ros.motion.planning import HoldStill, Planner, Timed, Unplanned
 from twobone_ik_ros.motion.tracking import ArmTracker, JointReader
-from twobone_ik_ros.outputs.base import ModeContext, OutputMode, speed_limits
+from twobone_ik_ros.outputs.base import OutputMode, OutputServices, speed_limits
 from twobone_ik_ros.outputs.joint_state_input import JointStateInput
 from twobone_ik_ros.outputs.motion_start import AnyTimed, plan_and_start
 from twobone_ik_ros.outputs.transport import Factory, FinishedMotion
@@ -44,7 +44,7 @@ from twobone_ik_ros.ros.clock import node_time_ns
 class ControllerOutput(OutputMode):
     """An output that commands a controller through its transport, and reads the arm's state."""
 
-    def __init__(self, parts: ModeContext, config: IKConfig, transport: Factory) -> None:
+    def __init__(self, parts: OutputServices, config: IKConfig, transport: Factory) -> None:
         """Make the transport (a publisher or a client), then the subscription to the state."""
         super().__init__(parts, config)
         self._guard = parts.guard

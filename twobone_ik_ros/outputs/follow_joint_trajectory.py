@@ -8,7 +8,7 @@
 cancels the old one when it accepts the new; cancelling first would stop
 the arm between them).  While a goal waits for its acceptance a target waits
 (``busy``), a newer one replacing it: one goal per acceptance however fast
-targets come.  A rejection is told at once (``Owner.answered``); the result
+targets come.  A rejection is told at once (``TransportOwner.answered``); the result
 of the newest goal accepted is asked for at the node's next timer (``poll``),
 since asking for every one was half the action's messages at 100 targets a
 second.  control_msgs is imported when the output comes into force.
@@ -34,7 +34,7 @@ from twobone_ik_ros.model.interface import Output
 from twobone_ik_ros.motion.ledger import Move
 from twobone_ik_ros.outputs.trajectory_message import duration
 from twobone_ik_ros.outputs.trajectory_wire import TrajectoryMessages
-from twobone_ik_ros.outputs.transport import FinishedMotion, Owner, Transport
+from twobone_ik_ros.outputs.transport import FinishedMotion, Transport, TransportOwner
 from twobone_ik_ros.ros.endpoints import action_client
 
 #: How long a goal sent may wait for its acceptance before a target waits no more for it
@@ -52,7 +52,7 @@ class TrajectoryGoals(Transport):
 
     answers = True
 
-    def __init__(self, node: Node, owner: Owner) -> None:
+    def __init__(self, node: Node, owner: TransportOwner) -> None:
         """
         Make the client of ``follow_joint_trajectory`` (relative: remapped like a topic).
 

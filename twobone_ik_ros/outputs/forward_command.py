@@ -29,7 +29,7 @@ from twobone_ik_ros.model.interface import Output
 from twobone_ik_ros.motion.ledger import Move
 from twobone_ik_ros.outputs.positions import PositionMessages
 from twobone_ik_ros.outputs.streaming import Stream
-from twobone_ik_ros.outputs.transport import FinishedMotion, Owner, Transport
+from twobone_ik_ros.outputs.transport import FinishedMotion, Transport, TransportOwner
 from twobone_ik_ros.ros.endpoints import publisher
 
 
@@ -38,7 +38,7 @@ class CommandStream(Transport):
 
     whole = False
 
-    def __init__(self, node: Node, owner: Owner) -> None:
+    def __init__(self, node: Node, owner: TransportOwner) -> None:
         """Make the ``commands`` publisher; the stream's timer comes when a motion does."""
         self._node = node
         self._stream = Stream(node, owner)

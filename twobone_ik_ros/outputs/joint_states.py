@@ -27,7 +27,7 @@ from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.joint_paths import PathPlan
 from twobone_ik_ros.motion.limit_check import at_rest, position_excursion
 from twobone_ik_ros.motion.path_timing import PathMotion
-from twobone_ik_ros.outputs.base import ModeContext, OutputMode
+from twobone_ik_ros.outputs.base import OutputMode, OutputServices
 from twobone_ik_ros.outputs.positions import PositionMessages
 from twobone_ik_ros.ros.endpoints import publisher
 
@@ -35,7 +35,7 @@ from twobone_ik_ros.ros.endpoints import publisher
 class JointStatesOutput(OutputMode):
     """Solutions and paths published as joint states."""
 
-    def __init__(self, parts: ModeContext, config: IKConfig) -> None:
+    def __init__(self, parts: OutputServices, config: IKConfig) -> None:
         """Make the ``joint_states`` publisher."""
         super().__init__(parts, config)
         self._messages = PositionMessages()

@@ -25,14 +25,14 @@ from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.interface import Output
 from twobone_ik_ros.motion.ledger import Move
 from twobone_ik_ros.outputs.trajectory_wire import TrajectoryMessages
-from twobone_ik_ros.outputs.transport import FinishedMotion, Owner, Transport
+from twobone_ik_ros.outputs.transport import FinishedMotion, Transport, TransportOwner
 from twobone_ik_ros.ros.endpoints import publisher
 
 
 class TrajectoryTopic(Transport):
     """Whole motions published on ``joint_trajectory``: the transport of the topic."""
 
-    def __init__(self, node: Node, owner: Owner) -> None:
+    def __init__(self, node: Node, owner: TransportOwner) -> None:
         """Make the publisher (the topic does not answer: nothing to tell ``owner``)."""
         self._node = node
         self._messages = TrajectoryMessages()

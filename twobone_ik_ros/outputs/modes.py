@@ -32,8 +32,8 @@ from rclpy.node import Node
 from twobone_ik_ros.model.config import IKConfig
 from twobone_ik_ros.model.interface import Output
 from twobone_ik_ros.motion.angles import Angles
-from twobone_ik_ros.outputs.arrival import Arrival, Warn
-from twobone_ik_ros.outputs.base import Guard, ModeContext, OutputMode
+from twobone_ik_ros.outputs.arrival import ArrivalMonitor, Warn
+from twobone_ik_ros.outputs.base import CallbackWrapper, OutputMode, OutputServices
 from twobone_ik_ros.outputs.controller import ControllerOutput
 from twobone_ik_ros.outputs.follow_joint_trajectory import TrajectoryGoals
 from twobone_ik_ros.outputs.forward_command import CommandStream
@@ -48,7 +48,7 @@ TRANSPORTS: Dict[Output, Factory] = {
     Output.FOLLOW_JOINT_TRAJECTORY: TrajectoryGoals,
 }
 #: what builds the mode of each value of ``output`` (from the parts and the configuration)
-MODES: Dict[Output, Callable[[ModeContext, IKConfig], OutputMode]] = {
+MODES: Dict[Output, Callable[[OutputServices, IKConfig], OutputMode]] = {
     Output.JOINT_STATES: JointStatesOutput,
     **{output: partial(ControllerOutput, transport=transport)
        for output, transport in TRANSPORTS.items()},
@@ -59,7 +59,7 @@ class OutputSwitch:
     """The node's output mode in force (``mode``), swapped when the ``output`` parameter does."""
 
     def __init__(self, node: Node, moved: Callable[[Angles], None], warn: Warn,
-                 guard: Guard) -> None:
+                 guard: CallbackWrapper) -> None:
         """
         Nothing is made until ``configure``; ``moved`` hears each position played back.
 
@@ -67,8 +67,8 @@ class OutputSwitch:
         stale arm state: ``arrival``); ``guard`` wraps the callbacks the
         node's own wrapping does not reach (the action's answers).
         """
-        self.arrival = Arrival(node, warn)
-        self._parts = ModeContext(node, self.arrival, moved, guard)
+        self.arrival = ArrivalMonitor(node, warn)
+        self._parts = OutputServices(node, self.arrival, moved, guard)
         self._value: Optional[Output] = None
         self._config: Optional[IKConfig] = None
         #: the mode in force (from ``configure`` on): the node sends, follows and polls through it

@@ -25,7 +25,8 @@ from __future__ import annotations
 from typing import Any, Callable, Optional, Tuple, TypeVar
 
 from twobone_ik_ros.motion.bounds import Bounds, Envelope
-from twobone_ik_ros.motion.limit_check import check_motion, first, LimitRefusal, way_in
+from twobone_ik_ros.motion.limit_check import (
+    check_motion, controller_approach, LimitRefusal, start_position)
 from twobone_ik_ros.motion.planning import ArmState, Timed
 from twobone_ik_ros.motion.samples import Row, Samples
 from twobone_ik_ros.motion.tracking import ArmTracker
@@ -87,7 +88,7 @@ def plan_and_start(plan: Callable[[int], Optional[AnyTimed]], clock: Any, tracke
         lead = START_DELAY_NS + 2 * (planned - now)
         now = planned
     finished = FinishedMotion(points, begin, 2 if motion.needs_accelerations else 1, motion,
-                              None if whole else Envelope(bounds, first(points)))
+                              None if whole else Envelope(bounds, start_position(points)))
     return motion, finished, begin + round(motion.duration * 1e9)
 
 
@@ -103,7 +104,7 @@ def _way_in_within(before: ArmState, points: Samples, lead_ns: int, bounds: Boun
     """
     if _hulls_within(before, points.first(), lead_ns / 1e9, bounds):
         return True
-    lead = way_in(before, points, lead_ns)
+    lead = controller_approach(before, points, lead_ns)
     try:
         check_motion(lead, False, bounds, before.position)
         check_motion(lead, True, bounds, before.position)

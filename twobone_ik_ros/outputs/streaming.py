@@ -4,10 +4,10 @@ Positions published over time by a timer: a stream (``Stream``) and a playback (
 A *stream* (``forward_command``) publishes a finished motion once per
 controller cycle, evaluated at the cycle it is for and published between the
 cycle before and its own (``motion.cycles``).  It advances one period per
-message, never by the clock: a late node holds the arm (``Owner.arm_held``),
+message, never by the clock: a late node holds the arm (``TransportOwner.arm_held``),
 and no message goes out before the cycle that takes the last has run
 (``ControllerCycles.paced``), so no cycle finds two.  The last position goes
-again each cycle until the arm is heard there (``Owner.arm_short_of``): the
+again each cycle until the arm is heard there (``TransportOwner.arm_short_of``): the
 controller may read best effort.  Why each rule: doc/motion.md, a late node.
 
 A *playback* publishes a path at its own timing, the pose due at each tick,
@@ -31,7 +31,7 @@ import numpy.typing as npt
 from rclpy.node import Node
 from twobone_ik_ros.motion.angles import Angles
 from twobone_ik_ros.motion.cycles import ControllerCycles, cycles_skipped
-from twobone_ik_ros.outputs.transport import FinishedMotion, Owner
+from twobone_ik_ros.outputs.transport import FinishedMotion, TransportOwner
 from twobone_ik_ros.ros.clock import node_time_ns
 
 #: How often a path played back is sampled.
@@ -43,7 +43,7 @@ _NS = 1_000_000_000
 class Stream:
     """A finished motion streamed at a controller's cycles (``forward_command``)."""
 
-    def __init__(self, node: Node, owner: Owner) -> None:
+    def __init__(self, node: Node, owner: TransportOwner) -> None:
         """
         Make the timer on ``node`` when a stream starts.
 
@@ -68,7 +68,8 @@ class Stream:
         #: the node was away since the last message: its wait was moved after, once
         self._away_since_sent = False
         #: the motion's last position, once published: sent again each cycle until the arm is
-        #: heard there (``Owner.arm_short_of``), as forward_command_controller may have lost it
+        #: heard there (``TransportOwner.arm_short_of``): forward_command_controller may have
+        #: lost it
         self._final: Optional[Angles] = None
 
     def begin(self, rate_hz: float) -> int:
@@ -168,7 +169,7 @@ class Stream:
         """
         Return how long the arm has waited by ``now_ns`` for the motion's next position (ns).
 
-        Counted as the move's lateness (``Owner.arm_held``) only when that
+        Counted as the move's lateness (``TransportOwner.arm_held``) only when that
         position goes out: the move may not time out meanwhile.
         """
         if self._motion is None or self._final is not None or not self._content_ns:

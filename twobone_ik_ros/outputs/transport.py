@@ -8,7 +8,7 @@ and, for a stream, the motion to evaluate at each cycle.  One transport per
 controller output, in the module named after it (``modes``):
 ``forward_command`` streams positions, ``joint_trajectory`` and
 ``follow_joint_trajectory`` send each motion whole.  A transport knows its
-output only as an ``Owner``: what the controller did (a cycle held, a goal
+output only as a ``TransportOwner``: what the controller did (a cycle held, a goal
 answered, a goal taken) and what it reads (the controller's cycles, whether the arm
 is short of a position).
 """
@@ -65,7 +65,7 @@ class FinishedMotion(NamedTuple):
         return (float(last[0]), float(last[1]))
 
 
-class Owner(Protocol):
+class TransportOwner(Protocol):
     """
     The controller output a transport belongs to, as the transport sees it.
 
@@ -112,7 +112,7 @@ class Transport:
         """
         Tell whether the motion sent last is still being taken (an action's goal).
 
-        A target then waits, replacing any that waited, until ``Owner.motion_taken``.
+        A target then waits, replacing any that waited, until ``TransportOwner.motion_taken``.
         """
         return False
 
@@ -142,7 +142,7 @@ class Transport:
         Return how long a stream has held the arm by ``now_ns`` and not yet told (ns).
 
         It waits for the controller: the move under way ends that much later
-        (``Owner.arm_held`` when it goes on), and does not time out meanwhile.
+        (``TransportOwner.arm_held`` when it goes on), and does not time out meanwhile.
         """
         return 0
 
@@ -152,4 +152,4 @@ class Transport:
 
 
 #: What makes a transport: from the node it puts its entities on, and its output.
-Factory = Callable[[Node, Owner], Transport]
+Factory = Callable[[Node, TransportOwner], Transport]
