@@ -31,7 +31,7 @@ from twobone_ik_ros.model.dependencies import LIBRARIES
 import yaml
 
 #: the Python module a ROS package provides, where it is not the package's own name
-ROS_MODULE_OF = {'tf2_ros_py': 'tf2_ros'}
+ROS_MODULE_OF = {'tf2_ros_py': 'tf2_ros', 'urdfdom_py': 'urdf_parser_py'}
 pytestmark = pytest.mark.rosdistro
 IMPORTS = ['twobone_ik_ros/**/*.py', 'launch/*.py', 'test/**/*.py']
 

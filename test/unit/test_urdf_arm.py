@@ -18,6 +18,7 @@ error, never another.
 
 import math
 import random
+import sys
 
 from hypothesis import given, settings, strategies
 import pytest
@@ -169,3 +170,11 @@ def test_entities_are_refused_before_they_expand():
             '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><robot name="&b;"/>')
     with pytest.raises(DescriptionError, match='entity'):
         read_chain(bomb, 'a', 'b')
+
+
+def test_without_urdf_parser_py_a_description_is_refused_in_one_line(monkeypatch):
+    """The display needs ROS and numpy alone; a user's arm says what to install."""
+    monkeypatch.setitem(sys.modules, 'urdf_parser_py', None)  # import fails as if missing
+    with pytest.raises(DescriptionError, match='needs urdf_parser_py .*urdfdom-py') as refused:
+        read_chain(_GOOD, 'arm_base', 'flange')
+    assert '\n' not in str(refused.value)

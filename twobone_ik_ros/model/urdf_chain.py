@@ -12,6 +12,8 @@ walk is bounded (``get_chain`` would loop forever on joints forming a loop).
 Anything that stops the chain from being read raises ``DescriptionError``
 naming what is wrong, whatever the bytes (fuzzed in the suite); a document
 that declares entities is refused (expanding them makes a small message huge).
+urdf_parser_py and lxml are imported when a description is read: the display
+of the arm r1 and r2 describe needs ROS and numpy alone.
 """
 
 # Copyright 2026 The twobone_ik_ros Authors
@@ -29,17 +31,11 @@ from dataclasses import dataclass
 import math
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
-from lxml import etree
-from urdf_parser_py import urdf as urdf_parser
-from urdf_parser_py.xml_reflection import core as xml_reflection
-
 Vector = Tuple[float, float, float]
 
 #: the joint types of URDF; the first two turn, the rest do not or move otherwise
 TURNING = ('revolute', 'continuous')
 JOINT_TYPES = TURNING + ('fixed', 'prismatic', 'floating', 'planar')
-#: no entities expanded, nothing fetched: the text is all there is
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 
 class DescriptionError(ValueError):
@@ -129,7 +125,7 @@ def read_chain(text: str, base_link: str, tip_link: str) -> Chain:
 
 
 @contextmanager
-def _quiet() -> Iterator[None]:
+def _quiet(xml_reflection: Any) -> Iterator[None]:
     """
     Keep urdf_parser_py's warnings off stderr while it reads.
 
@@ -150,8 +146,18 @@ def _parse(text: str) -> Any:
     if not isinstance(text, str):
         raise DescriptionError('robot_description must be text')
     try:
+        from lxml import etree
+        from urdf_parser_py import urdf as urdf_parser
+        from urdf_parser_py.xml_reflection import core as xml_reflection
+    except ImportError as error:
+        raise DescriptionError(
+            f'reading a URDF needs urdf_parser_py ({error.name} is not installed): sudo apt '
+            'install ros-$ROS_DISTRO-urdfdom-py, or the rosdep commands of the README') from None
+    # no entities expanded, nothing fetched: the text is all there is
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    try:
         # bytes: lxml refuses a str that carries an encoding declaration, as xacro's output can
-        root = etree.fromstring(text.encode('utf-8'), _PARSER)
+        root = etree.fromstring(text.encode('utf-8'), parser)
     except etree.XMLSyntaxError as error:
         raise DescriptionError(f'robot_description is not well-formed XML: {error}') from None
     except (UnicodeError, ValueError) as error:
@@ -163,7 +169,7 @@ def _parse(text: str) -> Any:
         raise DescriptionError(
             f'robot_description is not a URDF: its root element is <{root.tag}>, not <robot>')
     try:
-        with _quiet():
+        with _quiet(xml_reflection):
             return urdf_parser.URDF.from_xml(
                 root, xml_reflection.Path('robot', tree=etree.ElementTree(root)))
     except Exception as error:  # noqa: B902  (it raises what its readers raise, Exception too)
