@@ -265,6 +265,7 @@ class ControllerOutput(OutputMode):
             self.cycles.heard(stamp_ns, now_ns)
             self._tracker.measure(reading[0], reading[1], stamp_ns)
             self.arrival.heard(reading[0], now_ns)
+            self._transport.state_heard()
 
     # --------------------------------------------------------- paths
 

@@ -79,6 +79,10 @@ class CommandStream(Transport):
         """Stop the stream."""
         self._stream.stop()
 
+    def state_heard(self) -> None:
+        """Let a stream that waits for the cycle that took its last command go on."""
+        self._stream.state_heard()
+
     def held(self, now_ns: int) -> int:
         """Return how long the stream has held the arm by ``now_ns`` and not yet told (ns)."""
         return self._stream.held(now_ns)

@@ -58,6 +58,9 @@ class Stream:
         self._start_ns = 0  # the motion's start, held later by the cycles the arm was held
         self._period_ns = 0
         self._first_ns = 0  # when a stream that ``begin`` found stopped publishes first
+        #: a tick found the cycle that takes the last message not yet heard: its joint state
+        #: ticks again (``state_heard``), not the timer a period on (a held cycle)
+        self._waiting = False
         #: the cycle the last message was for (before the first: the cycle before it)
         self._content_ns = 0
         #: the cycle that takes the last message (0: none since the stream began: nothing to
@@ -122,6 +125,7 @@ class Stream:
         cycles = self._cycles()
         now = node_time_ns(self._node)
         last = self._content_ns
+        self._waiting = False
         away = bool(self._ticked_ns) and now - self._ticked_ns > 2 * period
         self._ticked_ns = now  # not the last message's time: waiting for its cycle is no absence
         if self._taken_ns:
@@ -132,7 +136,8 @@ class Stream:
                 self._taken_ns = cycles.content_time(now, period)
                 cycles.sent(now, period)
             if not cycles.has_run(self._taken_ns, now, period):
-                self._time_next(cycles, period)  # the last message may not be taken yet
+                self._waiting = True  # the last message may not be taken yet
+                self._time_next(cycles, period)
                 return
         cycle = cycles.content_time(now, period, last)
         skipped = cycles_skipped(last, cycle, period) if last else 0
@@ -164,6 +169,20 @@ class Stream:
         self._taken_ns, self._away_since_sent = cycle, False
         cycles.sent(node_time_ns(self._node), period)
         self._time_next(cycles, period)
+
+    def state_heard(self) -> None:
+        """
+        Tick now if the last tick waited for the cycle that takes the last message.
+
+        The controller's joint state of that cycle can come after the tick
+        meant to publish the next message (at 100 Hz on the stand-in, now
+        and then more than a tenth of a period after the cycle): waiting for
+        the timer's next tick, a period on, held the arm a cycle in the
+        middle of a move.  Ticking on the state publishes the message for
+        the next cycle as soon as the last is known to be taken.
+        """
+        if self._waiting and self._timer is not None:
+            self._tick()
 
     def held(self, now_ns: int) -> int:
         """

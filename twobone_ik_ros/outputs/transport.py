@@ -137,6 +137,9 @@ class Transport:
     def poll(self) -> None:
         """Do what waits for the node's timer (an action asks for its newest goal's result)."""
 
+    def state_heard(self) -> None:
+        """Hear that a joint state of the arm came (a stream may be waiting for its cycle)."""
+
     def held(self, now_ns: int) -> int:
         """
         Return how long a stream has held the arm by ``now_ns`` and not yet told (ns).
