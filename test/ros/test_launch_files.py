@@ -310,3 +310,13 @@ def test_tip_link_without_a_file_reads_the_description_of_your_bringup():
     resolved = plan_launch(values(tip_link='tool0'))
     assert resolved.config.problem.startswith('no robot_description yet')  # until it comes
     assert 'robot_state_publisher' not in dict(resolved.packages)
+
+
+def test_a_launchs_nodes_share_one_plan_until_a_file_changes(tmp_path):
+    params = write(tmp_path, {'/**': {'ros__parameters': {'r1': 1.5}}})
+    given = values(params_file=params)
+    first = launch_config.planned(given)
+    assert launch_config.planned(dict(given)) is first  # xacro and the file read once
+    assert first.config.r1 == 1.5
+    write(tmp_path, {'/**': {'ros__parameters': {'r1': 1.25}}})  # another size: another plan
+    assert launch_config.planned(given).config.r1 == 1.25

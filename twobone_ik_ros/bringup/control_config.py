@@ -24,7 +24,8 @@ import os
 from typing import Callable, Dict, Mapping, Optional, Tuple
 
 from twobone_ik_ros.bringup.launch_config import (
-    controller_remappings, enclave, LaunchError, LaunchPlan, plan_launch, temporary_file)
+    controller_remappings, enclave, LaunchError, LaunchPlan, plan_launch, planned,
+    temporary_file)
 from twobone_ik_ros.model.dependencies import findable
 from twobone_ik_ros.model.interface import Output
 import yaml
@@ -54,7 +55,11 @@ class ControlPlan:
 def plan_control(values: Mapping[str, str], ros_distro: str,
                  importable: Callable[[str], bool] = findable) -> ControlPlan:
     """Resolve control.launch.py's arguments; raise LaunchError if the arm cannot be driven."""
-    resolved = plan_launch(values, importable)
+    return _control_of(values, plan_launch(values, importable), ros_distro)
+
+
+def _control_of(values: Mapping[str, str], resolved: LaunchPlan, ros_distro: str) -> ControlPlan:
+    """Return what control.launch.py starts for the node's plan ``resolved``."""
     output = resolved.config.output
     if not output.drives_controller:
         raise LaunchError('control.launch.py drives a controller: output must be one of '
@@ -86,7 +91,7 @@ def controller_joints(plan: LaunchPlan) -> Optional[Tuple[str, str]]:
 
 
 def _plan(values: Mapping[str, str]) -> ControlPlan:
-    return plan_control(values, os.environ.get('ROS_DISTRO', ''))
+    return _control_of(values, planned(values), os.environ.get('ROS_DISTRO', ''))
 
 
 def controller(values: Mapping[str, str]) -> str:

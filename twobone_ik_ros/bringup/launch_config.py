@@ -357,6 +357,36 @@ def _float(name: str, text: str) -> float:
 # takes the arguments' values and returns one string; the launch file's check
 # has refused wrong values before any of them runs.
 
+def planned(values: Mapping[str, str]) -> LaunchPlan:
+    """
+    Return ``plan_launch(values)``, computed once for the same values and files.
+
+    A launch's Nodes read a dozen values off one plan, and with a
+    description_file each plan runs xacro (a tenth of a second): a dozen made
+    a launch seconds slower.  The key is the values and the size and time
+    of description_file and params_file; a plan that raises is not kept.
+    """
+    return _planned(tuple(sorted(values.items())), _files_state(values))
+
+
+@functools.lru_cache(maxsize=8)
+def _planned(items: Tuple[Tuple[str, str], ...], files: Tuple[Any, ...]) -> LaunchPlan:
+    return plan_launch(dict(items))
+
+
+def _files_state(values: Mapping[str, str]) -> Tuple[Any, ...]:
+    """Return (path, mtime, size) of the files a plan reads (None where there is none)."""
+    state = []
+    for name in ('description_file', 'params_file'):
+        path = values.get(name, '')
+        try:
+            stat = os.stat(path) if path else None
+        except OSError:
+            stat = None
+        state.append((path, stat.st_mtime_ns if stat else None, stat.st_size if stat else None))
+    return tuple(state)
+
+
 #: every topic and action entity a controller output may be remapped to its controller
 CONTROLLER_TOPICS = tuple(dict.fromkeys(
     source for output in Output if output.drives_controller
@@ -383,34 +413,34 @@ def node_parameters_file(values: Mapping[str, str]) -> str:
     """Write the IK node's resolved and validated parameters to a parameter file; its path."""
     import yaml
 
-    parameters = plan_launch(values).config.as_parameters()
+    parameters = planned(values).config.as_parameters()
     return temporary_file(yaml.safe_dump({'/**': {'ros__parameters': parameters}}),
                           'twobone_ik_', '.yaml')
 
 
 def robot_description(values: Mapping[str, str]) -> str:
     """Return the arm's URDF: the one r1 and r2 make, or description_file through xacro."""
-    return plan_launch(values).robot_description
+    return planned(values).robot_description
 
 
 def starts(values: Mapping[str, str], package: str) -> str:
     """Return ``'true'`` if the launch starts a node of ``package`` (for ``IfCondition``)."""
-    return str(plan_launch(values).starts(package)).lower()
+    return str(planned(values).starts(package)).lower()
 
 
 def frame(values: Mapping[str, str]) -> str:
     """Return the arm's base frame, prefixed: the fixed frame of RViz and of the base pose."""
-    return plan_launch(values).config.frame
+    return planned(values).config.frame
 
 
 def frame_prefix(values: Mapping[str, str]) -> str:
     """Return the frame prefix robot_state_publisher puts before the URDF's links."""
-    return plan_launch(values).config.frame_prefix
+    return planned(values).config.frame_prefix
 
 
 def arm_length(values: Mapping[str, str], name: str) -> str:
     """Return link length ``name`` (r1 or r2) as resolved, for the demo's target source."""
-    return repr(float(getattr(plan_launch(values).config, name)))
+    return repr(float(getattr(planned(values).config, name)))
 
 
 def remapped(values: Mapping[str, str], name: str) -> str:
@@ -421,7 +451,7 @@ def remapped(values: Mapping[str, str], name: str) -> str:
     and ``name`` is that output's, else ``name`` itself (a remapping that
     changes nothing).
     """
-    return dict(plan_launch(values).remappings).get(name, name)
+    return dict(planned(values).remappings).get(name, name)
 
 
 def enclave(values: Mapping[str, str], node: str) -> str:
@@ -436,7 +466,7 @@ def rviz_config(values: Mapping[str, str]) -> str:
 
     config = os.path.join(get_package_share_directory('twobone_ik_ros'), 'rviz',
                           'twobone_ik.rviz')
-    plan = plan_launch(values)
+    plan = planned(values)
     if plan.config.arm.from_description:  # looking at its plane, not at the base's XY
         config = arm_rviz_config(config, plan.config)
     return config
