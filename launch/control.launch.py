@@ -22,8 +22,6 @@ parameter that release reads).  Needs ros2_control and ros2_controllers.
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific
 # language governing permissions and limitations under the License.
 
-import os
-
 from launch import LaunchDescription
 from launch.actions import IncludeLaunchDescription, OpaqueFunction
 from launch.launch_description_sources import PythonLaunchDescriptionSource
@@ -32,7 +30,7 @@ from launch_ros.actions import Node
 from launch_ros.substitutions import FindPackageShare
 from twobone_ik_ros.bringup.actions import Computed, declare, pass_on
 from twobone_ik_ros.bringup.control_config import (
-    controller, controller_manager, controller_overrides, controllers_file, plan_control,
+    controller, controller_manager, controller_overrides, controllers_file, planned_control,
     spawned, spawner_enclave)
 from twobone_ik_ros.bringup.launch_config import (
     check_packages, enclave, launch_values, namespace, OWN_SESSION)
@@ -80,5 +78,4 @@ def generate_launch_description():
 
 def check(context):
     """Refuse an arm that cannot be driven before anything starts."""
-    plan = plan_control(launch_values(context), os.environ.get('ROS_DISTRO', ''))
-    check_packages(plan.packages)
+    check_packages(planned_control(launch_values(context)).packages)

@@ -30,8 +30,8 @@ from launch_ros.parameter_descriptions import ParameterValue
 from twobone_ik_ros.bringup.actions import Computed, declare
 from twobone_ik_ros.bringup.launch_config import (
     check_packages, CONTROLLER_TOPICS, enclave, frame, frame_prefix, launch_values,
-    LaunchError, namespace, node_parameters_file, OWN_SESSION, params_file, plan_launch,
-    remapped, robot_description, rviz_config, rviz_topic, RVIZ_TOPICS, starts)
+    LaunchError, namespace, node_parameters_file, OWN_SESSION, params_file, planned, remapped,
+    robot_description, rviz_config, rviz_topic, RVIZ_TOPICS, starts)
 
 #: every node's last parameter: the launch's clock wins over a params_file's
 USE_SIM_TIME = {'use_sim_time': LaunchConfiguration('use_sim_time')}
@@ -83,7 +83,7 @@ def generate_launch_description():
 
 def check(context):
     """Refuse a wrong argument, parameter file or missing package before anything starts."""
-    check_packages(plan_launch(launch_values(context)).packages)
+    check_packages(planned(launch_values(context)).packages)
 
 
 def _shut_down_with_the_node(event, context):

@@ -90,18 +90,19 @@ def controller_joints(plan: LaunchPlan) -> Optional[Tuple[str, str]]:
     return plan.config.joint_names if plan.from_file else None
 
 
-def _plan(values: Mapping[str, str]) -> ControlPlan:
+def planned_control(values: Mapping[str, str]) -> ControlPlan:
+    """Return ``plan_control`` for this ROS_DISTRO on the node's plan kept by ``planned``."""
     return _control_of(values, planned(values), os.environ.get('ROS_DISTRO', ''))
 
 
 def controller(values: Mapping[str, str]) -> str:
     """Return the controller the output commands: ``controller``, else the output's default."""
-    return _plan(values).controller
+    return planned_control(values).controller
 
 
 def spawned(values: Mapping[str, str]) -> str:
     """Return the commanded controller's node name, as its spawner takes it."""
-    return _plan(values).spawn[-1]
+    return planned_control(values).spawn[-1]
 
 
 def spawner_enclave(values: Mapping[str, str]) -> str:
@@ -111,7 +112,7 @@ def spawner_enclave(values: Mapping[str, str]) -> str:
 
 def controller_manager(values: Mapping[str, str]) -> str:
     """Return the controller_manager's full name, as the spawners take it."""
-    return _plan(values).controller_manager
+    return planned_control(values).controller_manager
 
 
 def controllers_file(values: Mapping[str, str]) -> str:
@@ -130,7 +131,7 @@ def controller_overrides(values: Mapping[str, str]) -> str:
     no controllers_file), and robot_description on Humble, whose
     controller_manager reads it as a parameter; else no values.
     """
-    plan = _plan(values)
+    plan = planned_control(values)
     sections: Dict[str, Dict[str, Dict[str, object]]] = {}
     joints = controller_joints(plan.launch)
     if joints is not None and not values['controllers_file']:

@@ -132,14 +132,14 @@ def plan_launch(values: Mapping[str, str],
     so is an output whose libraries ``importable`` does not find (the
     node's one line, ``model.dependencies``).
     """
-    namespace = values['namespace'].strip('/')
+    space = namespace(values)
     params_file = values['params_file']
     description = read_description(values['description_file'], values['description_args'])
-    from_file = read_parameter_file(params_file, NODE_NAME, namespace)
+    from_file = read_parameter_file(params_file, NODE_NAME, space)
     resolved: Dict[str, Any] = dict(DEFAULTS)
     resolved.update({k: v for k, v in from_file.items() if k in PARAMETER_NAMES})
-    if namespace and 'frame_prefix' not in from_file:
-        resolved['frame_prefix'] = namespace + '/'
+    if space and 'frame_prefix' not in from_file:
+        resolved['frame_prefix'] = space + '/'
     for name in NODE_ARGUMENTS:
         if values[name] != '':
             resolved[name] = _typed(name, values[name])
@@ -175,7 +175,7 @@ def plan_launch(values: Mapping[str, str],
         config=config,
         robot_description=description if description is not None else config_urdf(
             config, values['ros2_control'] == 'true'),
-        namespace=namespace,
+        namespace=space,
         remappings=tuple(remappings),
         packages=tuple(packages),
         base_pose=base_pose,
@@ -472,12 +472,11 @@ def rviz_config(values: Mapping[str, str]) -> str:
     return config
 
 
-#: the topics the package's .rviz file names, and the launch's topic each is this arm's
-RVIZ_TOPICS = {'/target': 'target_topic', '/markers': 'markers',
-               '/robot_description': 'robot_description'}
+#: the topics the package's .rviz file names: remapped to this arm's
+RVIZ_TOPICS = ('/target', '/markers', '/robot_description')
 
 
 def rviz_topic(values: Mapping[str, str], topic: str) -> str:
-    """Return the topic of this arm that RViz's ``topic`` (a ``RVIZ_TOPICS`` key) is."""
-    name = RVIZ_TOPICS[topic]
-    return namespaced(namespace(values), values.get(name, name))
+    """Return this arm's topic for RViz's ``topic`` (``RVIZ_TOPICS``), namespaced."""
+    name = values['target_topic'] if topic == '/target' else topic.lstrip('/')
+    return namespaced(namespace(values), name)

@@ -209,6 +209,7 @@ class Stream:
         self._destroy_timer()
 
     def _destroy_timer(self) -> None:
+        self._waiting = False  # a state heard before the next timer's first tick waits for it
         if self._timer is not None:
             self._node.destroy_timer(self._timer)
             self._timer = None
